@@ -1,0 +1,55 @@
+# Two commands set everything up on a fresh machine:
+#   make run    install, create the model, build the index, serve on http://127.0.0.1:8000
+#   make test   install, create the model, run the tests
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+E5_MODEL := models/multilingual-e5-small/modules.json
+USE_MODEL := models/use-multilingual-v3/modules.json
+INDEX := var/index/manifest.json
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: install model corpus index run test lint clean
+
+install: $(STAMP)
+
+# Reinstalls only when pyproject.toml changes. torch goes first and pinned,
+# so nothing later can pull an unpinned (CUDA) build.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+model: $(E5_MODEL) $(USE_MODEL)
+
+$(E5_MODEL): | $(STAMP)
+	$(BIN)/kb --backend e5-small model
+
+$(USE_MODEL): | $(STAMP)
+	$(BIN)/kb --backend use-m3 model
+
+corpus: install
+	$(BIN)/kb curate
+
+index: $(INDEX)
+
+# Rebuilt when an article changes; `kb build` is atomic, so an interrupted
+# build leaves the previous index in place.
+$(INDEX): $(wildcard corpus/*/*.md) | $(STAMP) $(E5_MODEL)
+	$(BIN)/kb build
+
+run: install model index
+	$(BIN)/kb serve --host 127.0.0.1 --port 8000
+
+test: install model
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check kb service tests
+
+clean:
+	rm -rf var/index var/index.builds

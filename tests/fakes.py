@@ -1,0 +1,40 @@
+"""A tiny model-free encoder, for tests about something other than the model."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+
+class HashingEncoder:
+    """Character-trigram hashing into a small vector: deterministic, instant, meaningless across languages."""
+
+    model_id = "hashing-test"
+    dimension = 64
+    max_tokens = 512
+
+    def __init__(self, fail_after: int | None = None) -> None:
+        self.fail_after = fail_after
+
+    def _vector(self, text: str) -> np.ndarray:
+        v = np.zeros(self.dimension, dtype=np.float32)
+        text = f"  {text.lower()}  "
+        for i in range(len(text) - 2):
+            h = int.from_bytes(hashlib.blake2b(text[i:i + 3].encode(), digest_size=4).digest(), "little")
+            v[h % self.dimension] += 1.0
+        return v / (np.linalg.norm(v) or 1.0)
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self._vector(t) for t in texts])
+
+    def encode_documents(self, texts: list[str], progress: bool = False) -> np.ndarray:
+        if self.fail_after is not None and len(texts) > self.fail_after:
+            raise RuntimeError("simulated failure while embedding")
+        return np.stack([self._vector(t) for t in texts])
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split()) + sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff") + 2
+
+    def weights_hash(self) -> str:
+        return "0000"
