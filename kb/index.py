@@ -1,0 +1,194 @@
+"""The index artifact: one directory, written once by ``kb build``, read by everyone else.
+
+    <index_dir>            a symlink to the current build
+    <index_dir>.builds/    one folder per build:
+        manifest.json      format version, model id + weights hash, corpus hash, counts
+        vectors.faiss      exact inner-product index (vectors are L2-normalized)
+        chunks.jsonl       one chunk per line, in vector order
+        articles.json      title, language, source link of each article
+
+A build is written into a fresh folder and published by atomically replacing
+the symlink, so a build that fails or is interrupted leaves the previous
+index exactly as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kb import __version__
+from kb.chunking import ChunkerSettings, chunk_article
+from kb.corpus import corpus_hash, load_corpus
+from kb.embedding.encoder import Encoder
+from kb.errors import IndexArtifactError
+from kb.models import Article, Chunk
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+_FILES = (MANIFEST, "vectors.faiss", "chunks.jsonl", "articles.json")
+
+
+@dataclass(frozen=True)
+class ArticleInfo:
+    id: str
+    title: str
+    lang: str
+    url: str | None
+    path: str
+    publisher: str
+
+
+@dataclass
+class KnowledgeIndex:
+    """A loaded index: vectors, chunks and article metadata, read-only."""
+
+    path: Path
+    manifest: dict
+    chunks: list[Chunk]
+    articles: dict[str, ArticleInfo]
+    faiss_index: object
+
+    def search_vectors(self, query_vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        k = min(k, len(self.chunks))
+        return self.faiss_index.search(np.ascontiguousarray(query_vectors, dtype=np.float32), k)
+
+
+def _article_info(article: Article) -> ArticleInfo:
+    return ArticleInfo(id=article.meta.id, title=article.meta.title, lang=article.meta.lang,
+                       url=article.meta.source.link(), path=article.path, publisher=article.meta.publisher)
+
+
+def _builds_dir(index_dir: Path) -> Path:
+    return index_dir.with_name(index_dir.name + ".builds")
+
+
+def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
+                chunker: ChunkerSettings = ChunkerSettings(), progress: bool = True) -> dict:
+    """Chunk, embed and write the corpus; publish it at ``index_dir``; return the manifest."""
+    import faiss
+
+    started = time.perf_counter()
+    articles = load_corpus(corpus_dir)
+    chunks = [c for a in articles for c in chunk_article(a, encoder.count_tokens, chunker)]
+    too_long = [c.chunk_id for c in chunks if encoder.count_tokens(c.embed_text) > encoder.max_tokens]
+    if too_long:
+        raise IndexArtifactError(f"chunks over the model's {encoder.max_tokens}-token limit: {too_long[:5]}")
+    vectors = encoder.encode_documents([c.embed_text for c in chunks], progress=progress)
+    if vectors.shape != (len(chunks), encoder.dimension):
+        raise IndexArtifactError(f"encoder returned {vectors.shape}, expected ({len(chunks)}, {encoder.dimension})")
+
+    builds = _builds_dir(index_dir)
+    builds.mkdir(parents=True, exist_ok=True)
+    build_id = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S.%fZ") + "-" + uuid.uuid4().hex[:6]
+    staging = builds / (build_id + ".partial")
+    staging.mkdir()
+    try:
+        faiss_index = faiss.IndexFlatIP(encoder.dimension)
+        faiss_index.add(vectors)
+        faiss.write_index(faiss_index, str(staging / "vectors.faiss"))
+        with (staging / "chunks.jsonl").open("w", encoding="utf-8") as handle:
+            for chunk in chunks:
+                handle.write(chunk.model_dump_json() + "\n")
+        infos = [_article_info(a).__dict__ for a in articles]
+        (staging / "articles.json").write_text(json.dumps(infos, ensure_ascii=False, indent=1), encoding="utf-8")
+        by_lang = {lang: sum(1 for c in chunks if c.lang == lang) for lang in sorted({c.lang for c in chunks})}
+        manifest = {
+            "format_version": FORMAT_VERSION,
+            "build_id": build_id,
+            "project_version": __version__,
+            "built_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "model": {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension},
+            "corpus_hash": corpus_hash(articles),
+            "chunker": chunker.as_dict(),
+            "counts": {"articles": len(articles), "chunks": len(chunks), "chunks_by_lang": by_lang},
+            "build_seconds": round(time.perf_counter() - started, 2),
+        }
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        final = builds / build_id
+        staging.rename(final)
+        _publish(index_dir, final)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    _prune(builds, keep={final.name, *_current_target_names(index_dir)})
+    return manifest
+
+
+def _publish(index_dir: Path, build: Path) -> None:
+    link = index_dir.with_name(index_dir.name + ".new-link")
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    link.symlink_to(os.path.relpath(build, index_dir.parent))
+    if index_dir.exists() and not index_dir.is_symlink():
+        # An index from before symlinked builds: move it aside, don't delete it.
+        index_dir.rename(index_dir.with_name(index_dir.name + ".legacy"))
+    os.replace(link, index_dir)  # atomic: readers see the old build or the new one
+
+
+def _current_target_names(index_dir: Path) -> set[str]:
+    return {Path(os.readlink(index_dir)).name} if index_dir.is_symlink() else set()
+
+
+def _prune(builds: Path, keep: set[str]) -> None:
+    """Keep the published build and the one before it; drop older and partial ones."""
+    finished = sorted(p for p in builds.iterdir() if p.is_dir() and not p.name.endswith(".partial"))
+    keep = keep | {p.name for p in finished[-2:]}
+    for path in builds.iterdir():
+        if path.name not in keep:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def read_manifest(index_dir: Path) -> dict:
+    path = index_dir / MANIFEST
+    if not path.exists():
+        raise IndexArtifactError(f"no index at {index_dir}: build it with `make index` (or `kb build`)")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise IndexArtifactError(f"{path} is not valid JSON ({exc}); rebuild with `kb build`") from None
+    if manifest.get("format_version") != FORMAT_VERSION:
+        raise IndexArtifactError(f"{index_dir} has format {manifest.get('format_version')}, this version "
+                                 f"reads {FORMAT_VERSION}; rebuild with `kb build`")
+    return manifest
+
+
+def check_model(manifest: dict, encoder: Encoder, index_dir: Path) -> None:
+    """Refuse an index built by another model: its vectors would be meaningless."""
+    built = manifest["model"]
+    now = {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension}
+    if built != now:
+        raise IndexArtifactError(
+            f"the index at {index_dir} was built with model {built['id']} (weights {built['weights_hash']}, "
+            f"{built['dimension']} dims) but the configured model is {now['id']} (weights {now['weights_hash']}, "
+            f"{now['dimension']} dims); rebuild with `kb build` or set KB_EMBEDDING_BACKEND={built['id']}"
+        )
+
+
+def load_index(index_dir: Path, encoder: Encoder | None = None) -> KnowledgeIndex:
+    """Load the published index; with an encoder, also check that it made the vectors."""
+    import faiss
+
+    index_dir = Path(index_dir)
+    manifest = read_manifest(index_dir)
+    missing = [name for name in _FILES if not (index_dir / name).exists()]
+    if missing:
+        raise IndexArtifactError(f"{index_dir} is incomplete (missing {missing}); rebuild with `kb build`")
+    if encoder is not None:
+        check_model(manifest, encoder, index_dir)
+    faiss_index = faiss.read_index(str(index_dir / "vectors.faiss"))
+    with (index_dir / "chunks.jsonl").open(encoding="utf-8") as handle:
+        chunks = [Chunk.model_validate_json(line) for line in handle if line.strip()]
+    if faiss_index.ntotal != len(chunks) or len(chunks) != manifest["counts"]["chunks"]:
+        raise IndexArtifactError(f"{index_dir}: {faiss_index.ntotal} vectors for {len(chunks)} chunks; rebuild with `kb build`")
+    infos = json.loads((index_dir / "articles.json").read_text(encoding="utf-8"))
+    articles = {i["id"]: ArticleInfo(**i) for i in infos}
+    return KnowledgeIndex(path=index_dir, manifest=manifest, chunks=chunks, articles=articles, faiss_index=faiss_index)

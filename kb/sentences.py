@@ -1,0 +1,66 @@
+"""Sentence boundaries with exact character offsets, for English, Russian and Chinese.
+
+Citations quote sentences character for character, so the splitter returns
+spans into the original text rather than rewritten strings (which is why a
+small rule set is used here instead of a library that normalizes text).
+Rules: Chinese ends a sentence at 。！？； (and ！？ full-width forms) with
+no space needed; English and Russian end at . ! ? … followed by space and a
+capital, digit, quote or bracket, unless the word before the dot is a
+known abbreviation; a dot between digits ("13.11") never ends a sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ABBREVIATIONS = {
+    # English
+    "e.g", "i.e", "etc", "vs", "approx", "fig", "figs", "no", "nos", "mr", "mrs", "dr", "prof", "inc", "ltd",
+    "co", "corp", "jr", "sr", "st", "al", "cf", "eq", "sec", "vol", "ch", "p", "pp", "ca", "est",
+    # Russian
+    "т.е", "т.к", "т.д", "т.п", "др", "пр", "см", "рис", "г", "гг", "стр", "им", "тыс", "млн", "млрд", "руб",
+    "т", "д", "п", "ок", "напр", "прим", "ред",
+}
+_CJK_END = re.compile(r"[。！？；!?]+[”’」』）)]*")
+_LATIN_END = re.compile(r"[.!?…]+[\"'»”’)\]]*(?=\s+[\"'«“(\[*]?[A-ZА-ЯЁ0-9\u4e00-\u9fff`*\-])|[.!?…]+[\"'»”’)\]]*(?=\s*$)")
+
+
+def _is_abbreviation(text: str, dot: int) -> bool:
+    start = dot
+    while start > 0 and (text[start - 1].isalpha() or text[start - 1] == "."):
+        start -= 1
+    word = text[start:dot].lower()
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isupper())
+
+
+def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Spans (start, end) of the sentences in ``text[start:end]``, whitespace trimmed."""
+    end = len(text) if end is None else end
+    cuts: set[int] = set()
+    for match in _CJK_END.finditer(text, start, end):
+        prev = text[match.start() - 1] if match.start() > start else ""
+        # A full-width mark ends a sentence; an ASCII !/? only after Chinese text.
+        if match.group(0)[0] in "。！？；" or "\u4e00" <= prev <= "\u9fff":
+            cuts.add(match.end())
+    for match in _LATIN_END.finditer(text, start, end):
+        if match.group(0).startswith(".") and _is_abbreviation(text, match.start()):
+            continue
+        cuts.add(match.end())
+    spans: list[tuple[int, int]] = []
+    begin = start
+    for cut in sorted(cuts) + [end]:
+        if cut <= begin:
+            continue
+        s, e = begin, cut
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if s < e:
+            spans.append((s, e))
+        begin = cut
+    return spans
+
+
+def split_sentences(text: str) -> list[str]:
+    return [text[s:e] for s, e in sentence_spans(text)]

@@ -1,0 +1,94 @@
+"""Sentences, sections and chunks over the real corpus, counted in the real model's tokens."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.chunking import ChunkerSettings, chunk_article
+from kb.corpus import load_corpus
+from kb.markdown import parse_article
+from kb.sentences import sentence_spans, split_sentences
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Gaudi costs 13.11 USD per hour. That is cheaper, e.g. vs. the P4d! Is it?",
+     ["Gaudi costs 13.11 USD per hour.", "That is cheaper, e.g. vs. the P4d!", "Is it?"]),
+    ("TPU v4 и v5p могут быть в 2.8 раз быстрее, т.е. заметно. См. рис. 3 ниже. Да.",
+     ["TPU v4 и v5p могут быть в 2.8 раз быстрее, т.е. заметно.", "См. рис. 3 ниже.", "Да."]),
+    ("每小时价格为13.11美元，比前者低了60%。针对特定的模型；结果如下！真的吗？是的",
+     ["每小时价格为13.11美元，比前者低了60%。", "针对特定的模型；", "结果如下！", "真的吗？", "是的"]),
+])
+def test_sentences(text, expected):
+    assert split_sentences(text) == expected
+
+
+@pytest.fixture(scope="module")
+def corpus_chunks(project_settings, e5_encoder):
+    settings = ChunkerSettings(project_settings.chunk_target_tokens, project_settings.chunk_max_tokens)
+    articles = load_corpus(project_settings.corpus_dir)
+    return [(a, chunk_article(a, e5_encoder.count_tokens, settings)) for a in articles]
+
+
+def test_offsets_slice_back_exactly(corpus_chunks):
+    for article, chunks in corpus_chunks:
+        assert chunks, article.path
+        for chunk in chunks:
+            assert article.body[chunk.char_start:chunk.char_end] == chunk.text
+            assert chunk.text.strip() == chunk.text and chunk.text
+
+
+def test_no_chunk_exceeds_the_token_limit(corpus_chunks, e5_encoder, project_settings):
+    for _, chunks in corpus_chunks:
+        for chunk in chunks:
+            tokens = e5_encoder.count_tokens(chunk.embed_text)
+            assert tokens <= project_settings.chunk_max_tokens < e5_encoder.max_tokens, (chunk.chunk_id, tokens)
+
+
+def test_every_sentence_lands_in_a_chunk(corpus_chunks):
+    for article, chunks in corpus_chunks:
+        _, blocks = parse_article(article)
+        spans = sorted((c.char_start, c.char_end) for c in chunks)
+        for block in blocks:
+            for start, end in sentence_spans(article.body, block.char_start, block.char_end):
+                inside = any(s <= start and end <= e for s, e in spans)
+                # a sentence longer than the limit is cut, but every piece is covered
+                covered = inside or all(any(s <= i < e for s, e in spans)
+                                        for i in range(start, end) if not article.body[i].isspace())
+                assert covered, (article.path, article.body[start:end][:80])
+
+
+def test_chunk_ids_are_stable_and_unique(corpus_chunks, e5_encoder, project_settings):
+    ids = [c.chunk_id for _, chunks in corpus_chunks for c in chunks]
+    assert len(ids) == len(set(ids))
+    article, chunks = corpus_chunks[0]
+    again = chunk_article(article, e5_encoder.count_tokens,
+                          ChunkerSettings(project_settings.chunk_target_tokens, project_settings.chunk_max_tokens))
+    assert [c.chunk_id for c in again] == [c.chunk_id for c in chunks]
+
+
+def test_table_chunks_are_whole_rows_with_their_header(corpus_chunks):
+    specs = next(chunks for a, chunks in corpus_chunks if a.meta.id == "ml-engineering-accelerator-specs")
+    tables = [c for c in specs if c.kind == "table"]
+    assert len(tables) > 5
+    for chunk in tables:
+        lines = chunk.text.split("\n")
+        assert all(line.startswith("|") and line.endswith("|") for line in lines), chunk.chunk_id
+    def is_separator(line: str) -> bool:
+        return set(line.replace("|", "").replace(" ", "")) <= set("-:") and "-" in line
+
+    first = [c for c in tables if len(c.text.split("\n")) > 1 and is_separator(c.text.split("\n")[1])]
+    continued = [c for c in tables if c not in first]
+    assert first and continued, "long tables are split over several chunks"
+    for chunk in continued:
+        header, separator = chunk.embed_text.split("\n")[1:3]
+        assert header.startswith("|") and is_separator(separator) and header not in chunk.text
+
+
+def test_sections_have_paths_and_anchors(project_settings):
+    article = next(a for a in load_corpus(project_settings.corpus_dir) if a.meta.id == "aws-trainium2-architecture")
+    sections, _ = parse_article(article)
+    paths = {s.heading_path[-1]: s for s in sections}
+    compute = paths["Compute"]
+    assert compute.heading_path == ("Trainium2 Architecture", "Trainium2 performance improvements", "Compute")
+    assert compute.anchor == "compute"
+    assert len({s.anchor for s in sections}) == len(sections)

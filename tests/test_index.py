@@ -1,0 +1,85 @@
+"""The index artifact: atomic builds, manifests, and refusing a mismatched model.
+
+These tests are about the artifact, not the model, so they use the model-free
+HashingEncoder; the real model's index is covered by test_end_to_end.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from kb.errors import IndexArtifactError
+from kb.index import build_index, load_index
+from tests.fakes import HashingEncoder
+
+
+@pytest.fixture()
+def small_corpus(project_settings, tmp_path):
+    corpus = tmp_path / "corpus"
+    for rel in ("en/aws-trainium-architecture.md", "ru/gpu-vs-tpu-transformer-training.md",
+                "zh/elecfans-ai-training-chips-2021.md"):
+        (corpus / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(project_settings.corpus_dir / rel, corpus / rel)
+    return corpus
+
+
+def test_build_writes_a_complete_manifest(small_corpus, tmp_path):
+    index_dir = tmp_path / "var" / "index"
+    manifest = build_index(small_corpus, index_dir, HashingEncoder(), progress=False)
+    on_disk = json.loads((index_dir / "manifest.json").read_text())
+    assert on_disk == manifest
+    for key in ("format_version", "model", "corpus_hash", "chunker", "counts", "built_at", "project_version"):
+        assert key in manifest
+    assert manifest["model"] == {"id": "hashing-test", "weights_hash": "0000", "dimension": 64}
+    assert manifest["counts"]["articles"] == 3
+    assert set(manifest["counts"]["chunks_by_lang"]) == {"en", "ru", "zh"}
+    index = load_index(index_dir, HashingEncoder())
+    assert len(index.chunks) == manifest["counts"]["chunks"] == index.faiss_index.ntotal
+
+
+def test_failed_build_leaves_previous_index_intact(small_corpus, tmp_path):
+    index_dir = tmp_path / "index"
+    first = build_index(small_corpus, index_dir, HashingEncoder(), progress=False)
+    (small_corpus / "en" / "aws-trainium-architecture.md").unlink()
+    with pytest.raises(RuntimeError, match="simulated failure"):
+        build_index(small_corpus, index_dir, HashingEncoder(fail_after=1), progress=False)
+    survivor = load_index(index_dir, HashingEncoder())
+    assert survivor.manifest["build_id"] == first["build_id"]
+    assert survivor.manifest["counts"]["articles"] == 3
+    leftovers = [p.name for p in (tmp_path / "index.builds").iterdir() if p.name.endswith(".partial")]
+    assert leftovers == []
+
+
+def test_rebuild_replaces_and_prunes(small_corpus, tmp_path):
+    index_dir = tmp_path / "index"
+    builds = [build_index(small_corpus, index_dir, HashingEncoder(), progress=False)["build_id"] for _ in range(3)]
+    assert load_index(index_dir).manifest["build_id"] == builds[-1]
+    kept = sorted(p.name for p in (tmp_path / "index.builds").iterdir())
+    assert kept == sorted(builds[-2:])
+
+
+def test_index_of_another_model_is_refused(small_corpus, tmp_path):
+    index_dir = tmp_path / "index"
+    build_index(small_corpus, index_dir, HashingEncoder(), progress=False)
+
+    class OtherModel(HashingEncoder):
+        model_id = "other-model"
+
+    with pytest.raises(IndexArtifactError, match="built with model hashing-test.*configured model is other-model"):
+        load_index(index_dir, OtherModel())
+
+
+def test_missing_index_says_how_to_build(tmp_path):
+    with pytest.raises(IndexArtifactError, match="kb build"):
+        load_index(tmp_path / "nothing-here")
+
+
+def test_incomplete_index_is_refused(small_corpus, tmp_path):
+    index_dir = tmp_path / "index"
+    build_index(small_corpus, index_dir, HashingEncoder(), progress=False)
+    (index_dir / "chunks.jsonl").unlink()
+    with pytest.raises(IndexArtifactError, match="incomplete"):
+        load_index(index_dir)
