@@ -1,0 +1,61 @@
+"""``create_app(settings)``: the Litestar application.
+
+The model and the index are loaded once, when the app starts, and kept on
+``app.state.runtime``; handlers only read them. Nothing is rebuilt here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.openapi import OpenAPIConfig
+
+from kb import __version__
+from kb.embedding.encoder import Encoder, load_encoder
+from kb.index import load_index
+from kb.retrieval import Retriever
+from kb.settings import Settings
+from service.problems import EXCEPTION_HANDLERS
+from service.routes.ask import ask_question
+from service.routes.health import demo_page, healthz, readyz
+
+log = logging.getLogger("kb.service")
+
+
+@dataclass(frozen=True)
+class Runtime:
+    settings: Settings
+    retriever: Retriever
+    manifest: dict
+
+
+def load_runtime(settings: Settings, encoder: Encoder | None = None) -> Runtime:
+    """Load the model and the index, checking that the index was built by this model."""
+    encoder = encoder or load_encoder(settings)
+    index = load_index(settings.index_dir, encoder)
+    log.info("loaded index %s (%s chunks, model %s)", index.manifest["build_id"],
+             index.manifest["counts"]["chunks"], index.manifest["model"]["id"])
+    return Runtime(settings=settings, retriever=Retriever(index, encoder, settings.max_chunks_per_article),
+                   manifest=index.manifest)
+
+
+def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> Litestar:
+    """Build the app; the runtime loads at start-up unless one is given (tests share one)."""
+    settings = settings or Settings()
+    state = State({"runtime": runtime} if runtime else {})
+
+    def startup(app: Litestar) -> None:
+        if getattr(app.state, "runtime", None) is None:
+            app.state.runtime = load_runtime(settings)
+
+    return Litestar(
+        route_handlers=[ask_question, healthz, readyz, demo_page],
+        on_startup=[startup],
+        state=state,
+        exception_handlers=EXCEPTION_HANDLERS,
+        request_max_body_size=settings.request_max_bytes,
+        openapi_config=OpenAPIConfig(title="AI hardware knowledge base", version=__version__, path="/schema"),
+    )

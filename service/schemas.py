@@ -1,0 +1,57 @@
+"""Wire types of the HTTP API, separate from the domain types in ``kb.models``.
+
+Field names are a contract with the widget, the evaluation suite and outside
+clients: change them only with a new API version.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class AskRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(description="the question, in English, Russian or Chinese",
+                          examples=["What are the limitations of TPUs?"])
+    top_k: int = Field(5, description="how many passages to return", examples=[5])
+
+    @field_validator("question")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the question is empty")
+        return value
+
+
+class CitationOut(BaseModel):
+    n: int = Field(description="the number used by [n] markers")
+    chunk_id: str
+    article_id: str
+    title: str
+    lang: str
+    section: str
+    anchor: str = Field(description="the section's anchor in the curated article")
+    text: str = Field(description="the passage, exactly body[char_start:char_end]")
+    score: float
+    url: str | None = Field(description="the source the article was curated from, when known")
+    char_start: int
+    char_end: int
+
+
+class AskResponse(BaseModel):
+    question: str
+    lang: str | None = Field(description="detected language of the question: en, ru, zh, or null")
+    answerable: bool
+    citations: list[CitationOut]
+    specs: list[dict]
+    took_ms: float
+
+
+class ReadyResponse(BaseModel):
+    status: str
+    build_id: str
+    built_at: str
+    model: dict
+    counts: dict
+    corpus_hash: str

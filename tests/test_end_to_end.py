@@ -1,0 +1,82 @@
+"""The real model over the real corpus, answering across languages; one test over a real server."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+
+def _top(client, question, k=5):
+    body = client.post("/v1/ask", json={"question": question, "top_k": k}).json()
+    return body, body["citations"]
+
+
+@pytest.mark.parametrize("question", ["What are the limitations of TPUs?", "TPU有哪些局限性？"])
+def test_tpu_limits_find_the_russian_passage(client, question):
+    body, citations = _top(client, question)
+    russian = [c for c in citations if c["lang"] == "ru"
+               and re.search(r"динамическ\w* форм", c["text"]) and re.search(r"пользовательск\w* операц", c["text"])]
+    assert russian, [(c["lang"], c["text"][:60]) for c in citations]
+
+
+def test_gaudi_price_in_russian_finds_the_chinese_passage(client):
+    body, citations = _top(client, "Сколько стоит час работы восьми процессоров Gaudi?")
+    assert body["lang"] == "ru"
+    assert any(c["lang"] == "zh" and "13.11" in c["text"] for c in citations), [c["text"][:40] for c in citations]
+
+
+def test_traditional_question_matches_simplified_text(client):
+    simplified = _top(client, "亚马逊Trn1实例的计算引擎频率是多少？")[1]
+    traditional = _top(client, "亞馬遜Trn1實例的計算引擎頻率是多少？")[1]
+    # OpenCC folds the Traditional question to Simplified, so both see the same ranking
+    assert [c["chunk_id"] for c in simplified] == [c["chunk_id"] for c in traditional]
+    assert any("3GHz" in c["text"] for c in traditional)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_real_server_process_answers_over_http(built_index_dir):
+    port = _free_port()
+    env = {**os.environ, "KB_INDEX_DIR": str(built_index_dir), "KB_PORT": str(port)}
+    server = subprocess.Popen([sys.executable, "-m", "kb.cli", "serve", "--host", "127.0.0.1"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/readyz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    output = server.stdout.read() if server.poll() is not None else "(still starting)"
+                    raise AssertionError("server did not start: " + output) from None
+                time.sleep(0.5)
+        request = urllib.request.Request(base + "/v1/ask", data=json.dumps({"question": "Trn1的FP32算力是多少？"}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            body = json.loads(response.read())
+        assert body["lang"] == "zh"
+        assert any("840TFLOPS" in c["text"] for c in body["citations"])
+        bad = urllib.request.Request(base + "/v1/ask", data=b"{oops", headers={"Content-Type": "application/json"},
+                                     method="POST")
+        with pytest.raises(urllib.error.HTTPError) as excinfo:
+            urllib.request.urlopen(bad, timeout=10)
+        assert excinfo.value.code == 400
+        assert excinfo.value.headers["content-type"].startswith("application/problem+json")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)

@@ -1,0 +1,87 @@
+"""The HTTP API through Litestar's test client: the contract and every kind of bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+CITATION_FIELDS = {"n", "chunk_id", "article_id", "title", "lang", "section", "anchor", "text", "score", "url",
+                   "char_start", "char_end"}
+
+
+def test_ask_returns_the_documented_body(client):
+    response = client.post("/v1/ask", json={"question": "How much memory does a Trainium2 chip have?", "top_k": 3})
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"question", "lang", "answerable", "citations", "specs", "took_ms"}
+    assert body["lang"] == "en" and body["specs"] == [] and body["answerable"] is True
+    assert [c["n"] for c in body["citations"]] == [1, 2, 3]
+    for citation in body["citations"]:
+        assert set(citation) == CITATION_FIELDS
+    scores = [c["score"] for c in body["citations"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_citation_offsets_point_into_the_article(client, project_settings):
+    from kb.corpus import load_corpus
+
+    bodies = {a.meta.id: a.body for a in load_corpus(project_settings.corpus_dir)}
+    body = client.post("/v1/ask", json={"question": "Сколько памяти у Gaudi?"}).json()
+    assert body["lang"] == "ru"
+    for c in body["citations"]:
+        assert bodies[c["article_id"]][c["char_start"]:c["char_end"]] == c["text"]
+
+
+def _problem(response, status):
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["status"] == status and body["title"] and body["detail"]
+    assert "Traceback" not in response.text
+    return body
+
+
+@pytest.mark.parametrize("kwargs, status, words", [
+    ({"content": b'{"question": ', "headers": {"content-type": "application/json"}}, 400, "not valid JSON"),
+    ({"content": b"", "headers": {"content-type": "application/json"}}, 400, "JSON object"),
+    ({"content": b"question=hi", "headers": {"content-type": "text/plain"}}, 415, "application/json"),
+    ({"content": b'{"question": "hi"}', "headers": {}}, 415, "application/json"),
+    ({"json": {"question": "   \n\t"}}, 422, "empty"),
+    ({"json": {"question": "x" * 1001}}, 422, "at most 1000"),
+    ({"json": {"question": "hi", "top_k": 0}}, 422, "between 1 and 50"),
+    ({"json": {"question": "hi", "top_k": 51}}, 422, "between 1 and 50"),
+    ({"json": {"question": "hi", "top_k": "many"}}, 422, "top_k"),
+    ({"json": {"top_k": 3}}, 422, "question"),
+    ({"json": ["question"]}, 422, "(body)"),
+    ({"json": {"question": "hi", "mode": "x"}}, 422, "mode"),
+    ({"content": b'{"question": "' + b"a" * 20000 + b'"}', "headers": {"content-type": "application/json"}}, 413, ""),
+])
+def test_bad_requests_get_problem_details(client, kwargs, status, words):
+    body = _problem(client.post("/v1/ask", **kwargs), status)
+    assert words in body["detail"]
+
+
+def test_unknown_route_and_method(client):
+    _problem(client.get("/v1/nothing"), 404)
+    _problem(client.get("/v1/ask"), 405)
+
+
+def test_health_readiness_schema_and_demo(client, runtime):
+    assert client.get("/healthz").json() == {"status": "ok"}
+    ready = client.get("/readyz").json()
+    assert ready["status"] == "ready" and ready["build_id"] == runtime.manifest["build_id"]
+    assert ready["model"]["id"] == "e5-small" and ready["counts"]["articles"] == 13
+    schema = client.get("/schema/openapi.json").json()
+    assert "/v1/ask" in schema["paths"] and "AskRequest" in str(schema)
+    page = client.get("/")
+    assert page.status_code == 200 and "/v1/ask" in page.text
+
+
+def test_service_refuses_an_index_of_another_model(test_settings, tmp_path):
+    from kb.embedding.encoder import load_encoder
+    from kb.errors import IndexArtifactError
+    from kb.settings import EmbeddingBackend
+    from service.app import load_runtime
+
+    settings = test_settings.model_copy(update={"embedding_backend": EmbeddingBackend.USE_M3})
+    with pytest.raises(IndexArtifactError, match="built with model e5-small"):
+        load_runtime(settings, load_encoder(settings))
