@@ -37,3 +37,9 @@ def test_bad_k_is_a_clear_error(built_index_dir, capsys):
 def test_curate_check_passes_on_committed_corpus(capsys):
     assert main(["curate", "--check"]) == 0
     assert "STALE" not in capsys.readouterr().out
+
+
+def test_index_of_another_model_is_refused_by_the_cli(built_index_dir, capsys):
+    assert main(["--backend", "use-m3", "--index-dir", str(built_index_dir), "ask", "hello"]) == 2
+    err = capsys.readouterr().err
+    assert "built with model e5-small" in err and "kb build" in err
