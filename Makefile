@@ -6,12 +6,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 E5_MODEL := models/multilingual-e5-small/modules.json
-USE_MODEL := models/use-multilingual-v3/modules.json
 INDEX := var/index/manifest.json
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install model corpus index run test lint clean
+EVAL_CONFIGS := --config e5-small --config use-m3 --config e5-use-concat
+
+.PHONY: install model corpus index run test eval lint clean
 
 install: $(STAMP)
 
@@ -24,13 +25,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-model: $(E5_MODEL) $(USE_MODEL)
+# Converts e5 only when its folder is missing (about 10 s); USE's folder is
+# three small files and is always brought up to date.
+model: $(STAMP)
+	$(BIN)/kb model --all
 
 $(E5_MODEL): | $(STAMP)
 	$(BIN)/kb --backend e5-small model
-
-$(USE_MODEL): | $(STAMP)
-	$(BIN)/kb --backend use-m3 model
 
 corpus: install
 	$(BIN)/kb curate
@@ -47,6 +48,10 @@ run: install model index
 
 test: install model
 	$(BIN)/python -m pytest
+
+# The full evaluation: both suites, every configuration; results go to eval/results/ (commit them).
+eval: install model
+	$(BIN)/kb eval --suite all $(EVAL_CONFIGS) --config e5-small-nocap --quiet
 
 lint: install
 	$(BIN)/ruff check kb service tests

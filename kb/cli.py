@@ -26,13 +26,13 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def cmd_model(args: argparse.Namespace) -> int:
-    from kb.embedding.install import ensure_model
+    from kb.embedding.install import ensure_models
 
     settings = _settings(args)
     backends = list(EmbeddingBackend) if args.all else [settings.embedding_backend]
     for backend in backends:
-        folder, made = ensure_model(settings.models_dir, backend, force=args.force)
-        print(f"{backend.value}: {'created' if made else 'already present'} at {folder}")
+        for folder, made in ensure_models(settings.models_dir, backend, force=args.force):
+            print(f"{backend.value}: {'created' if made else 'already present'} at {folder}")
     return 0
 
 
@@ -118,6 +118,67 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_result(result: dict) -> None:
+    def cell(block: dict, metric: str) -> str:
+        return f"{block[metric]['mean']:.3f}"
+
+    print(f"\n{result['suite']} / {result['config']}  (model {result['model']['id']})")
+    if result["suite"] == "kb":
+        s = result["summary"]
+        print(f"  {'pair':14s} {'n':>4s} {'nDCG@10':>8s} {'R@1':>6s} {'R@5':>6s} {'R@10':>6s} {'MRR@10':>7s}")
+        for name, block in [("overall", s["overall"]), *s["by_pair"].items()]:
+            print(f"  {name:14s} {block['ndcg@10']['n']:4d} {cell(block, 'ndcg@10'):>8s} {cell(block, 'recall@1'):>6s} "
+                  f"{cell(block, 'recall@5'):>6s} {cell(block, 'recall@10'):>6s} {cell(block, 'mrr@10'):>7s}")
+        a = s["abstention"]
+        print(f"  abstention: precision {a['precision']:.3f} recall {a['recall']:.3f} "
+              f"({a['unanswerable_questions']} unanswerable); spec exact match {s['spec_exact_match']['accuracy']:.3f}")
+    else:
+        for name, block in result["settings"].items():
+            pairs = "  ".join(f"{p} {cell(b, 'ndcg@10')}" for p, b in block["by_pair"].items())
+            print(f"  {name:12s} nDCG@10 {cell(block['overall'], 'ndcg@10')}  R@10 {cell(block['overall'], 'recall@10')}"
+                  f"  mAP@20 {cell(block['overall'], 'map@20')}\n      {pairs}")
+    lat = result["latency"]
+    print(f"  latency per question: median {lat['median_ms']} ms, p95 {lat['p95_ms']} ms")
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from kb.evaluation.configs import CONFIGS, applies, default_config_name
+    from kb.evaluation.report import comparison_table, write_result
+    from kb.evaluation.runner import RESULTS_DIR, compare, load_result, run_kb, run_xquad_suite
+
+    settings = _settings(args)
+    args.results_dir = args.results_dir or RESULTS_DIR
+    suites = ["kb", "xquad-r"] if args.suite == "all" else [args.suite]
+    if args.compare:
+        a_name, b_name = args.compare
+        for suite in suites:
+            a, b = load_result(suite, a_name), load_result(suite, b_name)
+            tests = compare(a, b)
+            if args.json:
+                print(json.dumps({f"{k[0]} {k[1]}": {"a": v[0], "b": v[1], "p": v[2]} for k, v in tests.items()}, indent=2))
+            else:
+                print(f"\n{suite}: {a_name} vs {b_name}\n" + comparison_table(a, b, tests))
+        return 0
+    configs = args.config or [default_config_name(settings)]
+    unknown = [c for c in configs if c not in CONFIGS]
+    if unknown:
+        raise KnowledgeBaseError(f"unknown configuration(s) {unknown}; known: {', '.join(CONFIGS)}")
+    results = []
+    for suite in suites:
+        for config in (c for c in configs if applies(c, suite)):
+            run = run_kb if suite == "kb" else run_xquad_suite
+            result = run(config, settings, progress=not args.quiet)
+            paths = write_result(result, args.results_dir) if not args.no_write else {}
+            results.append(result)
+            if not args.json:
+                _print_result(result)
+                for kind, path in paths.items():
+                    print(f"  wrote {path} ({kind})")
+    if args.json:
+        print(json.dumps([{k: v for k, v in r.items() if k != "rows"} for r in results], ensure_ascii=False, indent=1))
+    return 0
+
+
 def cmd_info(args: argparse.Namespace) -> int:
     from kb.index import read_manifest
 
@@ -157,6 +218,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host")
     p.add_argument("--port", type=int)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("eval", help="evaluate retrieval on the project's questions and on XQuAD-R")
+    p.add_argument("--suite", choices=["kb", "xquad-r", "all"], default="kb")
+    p.add_argument("--config", action="append", help="named configuration (repeatable; default: the configured one)")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two saved results with a paired test")
+    p.add_argument("--results-dir", type=Path, default=None, help="where results go (default eval/results)")
+    p.add_argument("--no-write", action="store_true", help="print only; keep eval/results as it is")
+    p.add_argument("--json", action="store_true", help="print summaries as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("info", help="print the index manifest")
     p.set_defaults(func=cmd_info)

@@ -23,6 +23,7 @@ class EmbeddingBackend(StrEnum):
 
     E5_SMALL = "e5-small"
     USE_M3 = "use-m3"
+    E5_USE_CONCAT = "e5-use-concat"  # both, each L2-normalized, concatenated, renormalized
 
 
 class Settings(BaseSettings):
@@ -54,13 +55,13 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
 
-    @property
-    def model_dir(self) -> Path:
-        """The folder of the configured embedding model."""
-        return self.models_dir / MODEL_FOLDERS[self.embedding_backend]
-
-
 MODEL_FOLDERS = {
     EmbeddingBackend.E5_SMALL: "multilingual-e5-small",
     EmbeddingBackend.USE_M3: "use-multilingual-v3",
+}
+# A backend made of others: which single models it needs.
+COMPONENTS = {
+    EmbeddingBackend.E5_SMALL: (EmbeddingBackend.E5_SMALL,),
+    EmbeddingBackend.USE_M3: (EmbeddingBackend.USE_M3,),
+    EmbeddingBackend.E5_USE_CONCAT: (EmbeddingBackend.E5_SMALL, EmbeddingBackend.USE_M3),
 }

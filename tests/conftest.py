@@ -22,20 +22,31 @@ def project_settings():
 
 @pytest.fixture(scope="session")
 def e5_encoder(project_settings):
+    """multilingual-e5-small itself, for the converter tests."""
+    from kb.embedding.encoder import SentenceTransformerEncoder
+    from kb.settings import MODEL_FOLDERS, EmbeddingBackend
+
+    return SentenceTransformerEncoder(project_settings.models_dir / MODEL_FOLDERS[EmbeddingBackend.E5_SMALL],
+                                      EmbeddingBackend.E5_SMALL)
+
+
+@pytest.fixture(scope="session")
+def default_encoder(project_settings):
+    """The encoder of the default configuration: what the service runs with."""
     from kb.embedding.encoder import load_encoder
 
     return load_encoder(project_settings)
 
 
 @pytest.fixture(scope="session")
-def built_index_dir(tmp_path_factory, project_settings, e5_encoder) -> Path:
-    """The real corpus, embedded by the real model, in a session-private folder."""
+def built_index_dir(tmp_path_factory, project_settings, default_encoder) -> Path:
+    """The real corpus, embedded by the real default model, in a session-private folder."""
     from kb.chunking import ChunkerSettings
     from kb.index import build_index
 
     index_dir = tmp_path_factory.mktemp("index") / "index"
     chunker = ChunkerSettings(project_settings.chunk_target_tokens, project_settings.chunk_max_tokens)
-    build_index(project_settings.corpus_dir, index_dir, e5_encoder, chunker, progress=False)
+    build_index(project_settings.corpus_dir, index_dir, default_encoder, chunker, progress=False)
     return index_dir
 
 
@@ -45,10 +56,10 @@ def test_settings(project_settings, built_index_dir):
 
 
 @pytest.fixture(scope="session")
-def runtime(test_settings, e5_encoder):
+def runtime(test_settings, default_encoder):
     from service.app import load_runtime
 
-    return load_runtime(test_settings, e5_encoder)
+    return load_runtime(test_settings, default_encoder)
 
 
 @pytest.fixture(scope="session")

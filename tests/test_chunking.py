@@ -23,10 +23,10 @@ def test_sentences(text, expected):
 
 
 @pytest.fixture(scope="module")
-def corpus_chunks(project_settings, e5_encoder):
+def corpus_chunks(project_settings, default_encoder):
     settings = ChunkerSettings(project_settings.chunk_target_tokens, project_settings.chunk_max_tokens)
     articles = load_corpus(project_settings.corpus_dir)
-    return [(a, chunk_article(a, e5_encoder.count_tokens, settings)) for a in articles]
+    return [(a, chunk_article(a, default_encoder.count_tokens, settings)) for a in articles]
 
 
 def test_offsets_slice_back_exactly(corpus_chunks):
@@ -37,11 +37,11 @@ def test_offsets_slice_back_exactly(corpus_chunks):
             assert chunk.text.strip() == chunk.text and chunk.text
 
 
-def test_no_chunk_exceeds_the_token_limit(corpus_chunks, e5_encoder, project_settings):
+def test_no_chunk_exceeds_the_token_limit(corpus_chunks, default_encoder, project_settings):
     for _, chunks in corpus_chunks:
         for chunk in chunks:
-            tokens = e5_encoder.count_tokens(chunk.embed_text)
-            assert tokens <= project_settings.chunk_max_tokens < e5_encoder.max_tokens, (chunk.chunk_id, tokens)
+            tokens = default_encoder.count_tokens(chunk.embed_text)
+            assert tokens <= project_settings.chunk_max_tokens < default_encoder.max_tokens, (chunk.chunk_id, tokens)
 
 
 def test_every_sentence_lands_in_a_chunk(corpus_chunks):
@@ -57,11 +57,11 @@ def test_every_sentence_lands_in_a_chunk(corpus_chunks):
                 assert covered, (article.path, article.body[start:end][:80])
 
 
-def test_chunk_ids_are_stable_and_unique(corpus_chunks, e5_encoder, project_settings):
+def test_chunk_ids_are_stable_and_unique(corpus_chunks, default_encoder, project_settings):
     ids = [c.chunk_id for _, chunks in corpus_chunks for c in chunks]
     assert len(ids) == len(set(ids))
     article, chunks = corpus_chunks[0]
-    again = chunk_article(article, e5_encoder.count_tokens,
+    again = chunk_article(article, default_encoder.count_tokens,
                           ChunkerSettings(project_settings.chunk_target_tokens, project_settings.chunk_max_tokens))
     assert [c.chunk_id for c in again] == [c.chunk_id for c in chunks]
 

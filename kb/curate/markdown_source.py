@@ -185,7 +185,11 @@ def curate_markdown(text: str, labels: dict[str, str]) -> str:
             flush()
         i += 1
     flush()
-    return _normalize_headings("\n\n".join(b for b in (b.strip("\n") for b in blocks) if b.strip()))
+    blocks = [b.strip("\n") for b in blocks if b.strip()]
+    # A Liquid details tag becomes an "Answer" label; drop it where the source already labels the answer.
+    label = f"**{labels['answer']}**"
+    blocks = [b for i, b in enumerate(blocks) if not (b == label and i + 1 < len(blocks) and blocks[i + 1].startswith(label))]
+    return _normalize_headings("\n\n".join(blocks))
 
 
 def _normalize_headings(body: str) -> str:

@@ -114,7 +114,43 @@ class SentenceTransformerEncoder:
         return digest.hexdigest()[:16]
 
 
-def load_encoder(settings) -> SentenceTransformerEncoder:
+class ConcatenatedEncoder:
+    """Several encoders side by side: each vector L2-normalized, concatenated, renormalized.
+
+    Chunks are sized for the strictest part, so ``count_tokens`` is the
+    largest count of any part.
+    """
+
+    def __init__(self, parts: list[Encoder], model_id: str) -> None:
+        self.parts = parts
+        self.model_id = model_id
+        self.dimension = sum(p.dimension for p in parts)
+        self.max_tokens = min(p.max_tokens for p in parts)
+
+    @staticmethod
+    def _join(blocks: list[np.ndarray]) -> np.ndarray:
+        joined = np.hstack([b / np.linalg.norm(b, axis=1, keepdims=True).clip(1e-12) for b in blocks])
+        return (joined / np.linalg.norm(joined, axis=1, keepdims=True).clip(1e-12)).astype(np.float32)
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        return self._join([p.encode_queries(texts) for p in self.parts])
+
+    def encode_documents(self, texts: list[str], progress: bool = False) -> np.ndarray:
+        return self._join([p.encode_documents(texts, progress=progress) for p in self.parts])
+
+    def count_tokens(self, text: str) -> int:
+        return max(p.count_tokens(text) for p in self.parts)
+
+    def weights_hash(self) -> str:
+        return hashlib.sha256("+".join(p.weights_hash() for p in self.parts).encode()).hexdigest()[:16]
+
+
+def load_encoder(settings) -> Encoder:
     """The encoder named by the settings."""
-    return SentenceTransformerEncoder(settings.model_dir, settings.embedding_backend,
-                                      settings.embedding_batch_size, settings.torch_threads)
+    from kb.settings import COMPONENTS, MODEL_FOLDERS
+
+    backend = settings.embedding_backend
+    parts = [SentenceTransformerEncoder(settings.models_dir / MODEL_FOLDERS[part], part,
+                                        settings.embedding_batch_size, settings.torch_threads)
+             for part in COMPONENTS[backend]]
+    return parts[0] if len(parts) == 1 else ConcatenatedEncoder(parts, backend.value)

@@ -4,24 +4,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kb.settings import MODEL_FOLDERS, EmbeddingBackend
+from kb.settings import COMPONENTS, MODEL_FOLDERS, EmbeddingBackend
 
 
 def model_folder(models_dir: Path, backend: EmbeddingBackend) -> Path:
     return models_dir / MODEL_FOLDERS[backend]
 
 
-def ensure_model(models_dir: Path, backend: EmbeddingBackend, force: bool = False) -> tuple[Path, bool]:
-    """Create the model folder if it is missing; return it and whether it was made now."""
-    folder = model_folder(models_dir, backend)
-    if (folder / "modules.json").exists() and not force:
-        return folder, False
-    if backend is EmbeddingBackend.E5_SMALL:
-        from kb.embedding.e5_convert import convert
+def ensure_models(models_dir: Path, backend: EmbeddingBackend, force: bool = False) -> list[tuple[Path, bool]]:
+    """Create every model folder a backend needs (two for the concatenation)."""
+    return [ensure_model(models_dir, part, force) for part in COMPONENTS[backend]]
 
-        convert(folder)
-    else:
+
+def ensure_model(models_dir: Path, backend: EmbeddingBackend, force: bool = False) -> tuple[Path, bool]:
+    """Create one model folder if it is missing; return it and whether it was made now."""
+    folder = model_folder(models_dir, backend)
+    if backend is EmbeddingBackend.USE_M3:
         from kb.embedding.usem3_module import write_model_folder
 
-        write_model_folder(folder)
+        return folder, write_model_folder(folder)  # three small files: always brought up to date
+    if (folder / "modules.json").exists() and not force:
+        return folder, False
+    from kb.embedding.e5_convert import convert
+
+    convert(folder)
     return folder, True

@@ -1,0 +1,113 @@
+"""The project's own question set, run through the same ``ask`` the service uses."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+
+from kb.answer import ask
+from kb.corpus import load_corpus
+from kb.evaluation.datasets import KbQuestion, quote_spans
+from kb.evaluation.metrics import KB_METRICS, latency_summary, mean_with_ci, per_query_scores
+from kb.index import KnowledgeIndex
+from kb.retrieval import Retriever
+
+DEPTH = 10  # passages retrieved per question: enough for Recall@10 and nDCG@10
+
+
+def evidence_spans(questions: list[KbQuestion], corpus_dir) -> dict[str, list[tuple[str, int, int]]]:
+    """(article, start, end) of every quote of every answerable question; a missing quote is an error."""
+    bodies = {a.meta.id: a.body for a in load_corpus(corpus_dir)}
+    spans: dict[str, list[tuple[str, int, int]]] = {}
+    for q in questions:
+        found = []
+        for ev in q.evidence:
+            if ev.article not in bodies:
+                raise ValueError(f"question {q.id}: unknown article {ev.article!r}")
+            hits = quote_spans(bodies[ev.article], ev.quote)
+            if not hits:
+                raise ValueError(f"question {q.id}: quote not found in {ev.article}: {ev.quote[:60]!r}")
+            found += [(ev.article, s, e) for s, e in hits]
+        spans[q.id] = found
+    return spans
+
+
+def relevant_chunks(index: KnowledgeIndex, spans: list[tuple[str, int, int]]) -> dict[str, int]:
+    """Chunks whose span overlaps any evidence span."""
+    return {c.chunk_id: 1 for c in index.chunks
+            if any(c.article_id == a and c.char_start < e and s < c.char_end for a, s, e in spans)}
+
+
+def _spec_match(body: dict, expected) -> bool:
+    for spec in body.get("specs", []):
+        try:
+            if abs(float(spec.get("value")) - expected.value) < 1e-6 and str(spec.get("unit")) == expected.unit:
+                return True
+        except (TypeError, ValueError):
+            continue
+    return False
+
+
+def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, min_score: float,
+                 progress: bool = True) -> dict:
+    """Per-query rows and summaries by language pair, kind, abstention and spec accuracy."""
+    from tqdm import tqdm
+
+    index = retriever.index
+    spans = evidence_spans([q for q in questions if q.answerable], corpus_dir)
+    langs = {aid: info.lang for aid, info in index.articles.items()}
+    rows, qrels, run, latencies = [], {}, {}, []
+    for q in tqdm(questions, desc="kb questions", disable=not progress, unit="q"):
+        started = time.perf_counter()
+        body = ask(retriever, q.question, DEPTH, min_score)
+        latencies.append(time.perf_counter() - started)
+        run[q.id] = {c["chunk_id"]: float(c["score"]) for c in body["citations"]}
+        row = {"id": q.id, "lang": q.lang, "kind": q.kind, "question": q.question,
+               "answerable_expected": q.answerable, "answerable_predicted": body["answerable"],
+               "top_score": body["citations"][0]["score"] if body["citations"] else None,
+               "retrieved": [c["chunk_id"] for c in body["citations"]]}
+        if q.answerable:
+            qrels[q.id] = relevant_chunks(index, spans[q.id])
+            row["doc_lang"] = langs[q.evidence[0].article]
+            row["relevant"] = sorted(qrels[q.id])
+        if q.expected is not None:
+            row["spec_match"] = _spec_match(body, q.expected)
+        rows.append(row)
+    scores = per_query_scores(qrels, run, KB_METRICS)
+    for row in rows:
+        if row["id"] in scores:
+            row["metrics"] = scores[row["id"]]
+    return {"rows": rows, "summary": summarize_kb(rows), "latency": latency_summary(latencies)}
+
+
+def summarize_kb(rows: list[dict]) -> dict:
+    ranked = [r for r in rows if "metrics" in r]
+    by_pair: dict[str, list[dict]] = defaultdict(list)
+    by_kind: dict[str, list[dict]] = defaultdict(list)
+    for r in ranked:
+        by_pair[f"{r['lang']}->{r['doc_lang']}"].append(r)
+        by_kind[r["kind"]].append(r)
+
+    def block(group: list[dict]) -> dict:
+        return {m: mean_with_ci([r["metrics"][m] for r in group]) for m in KB_METRICS}
+
+    unanswerable = [r for r in rows if not r["answerable_expected"]]
+    abstained = [r for r in rows if not r["answerable_predicted"]]
+    true_abstentions = [r for r in abstained if not r["answerable_expected"]]
+    spec_rows = [r for r in rows if "spec_match" in r]
+    return {
+        "overall": block(ranked),
+        "by_pair": {pair: block(group) for pair, group in sorted(by_pair.items())},
+        "by_kind": {kind: block(group) for kind, group in sorted(by_kind.items())},
+        "abstention": {
+            "unanswerable_questions": len(unanswerable),
+            "abstained": len(abstained),
+            "precision": round(len(true_abstentions) / len(abstained), 4) if abstained else 0.0,
+            "recall": round(len(true_abstentions) / len(unanswerable), 4) if unanswerable else 0.0,
+            "answerable_lost": len(abstained) - len(true_abstentions),
+        },
+        "spec_exact_match": {"questions": len(spec_rows),
+                             "accuracy": round(sum(r["spec_match"] for r in spec_rows) / len(spec_rows), 4)
+                             if spec_rows else 0.0},
+        "counts": {"questions": len(rows), "answerable": len(ranked), "unanswerable": len(unanswerable)},
+    }

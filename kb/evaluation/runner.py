@@ -1,0 +1,105 @@
+"""Run a suite for a named configuration; compare two results."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from kb.embedding.encoder import Encoder, load_encoder
+from kb.evaluation.configs import CONFIGS, settings_for
+from kb.evaluation.datasets import load_kb_questions, load_xquad
+from kb.evaluation.metrics import paired_randomization_test
+from kb.settings import PROJECT_ROOT, Settings
+
+EVAL_DIR = PROJECT_ROOT / "eval"
+RESULTS_DIR = EVAL_DIR / "results"
+KB_QUESTIONS = EVAL_DIR / "datasets" / "kb-questions.jsonl"
+XQUAD_DIR = EVAL_DIR / "datasets" / "xquad-r"
+
+
+def _header(suite: str, config: str, settings: Settings, encoder: Encoder) -> dict:
+    return {"suite": suite, "config": config, "overrides": CONFIGS.get(config, {}),
+            "run_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "model": {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension}}
+
+
+def kb_index_for(settings: Settings, encoder: Encoder, work_dir: Path, progress: bool):
+    """An index of the corpus for this configuration, rebuilt only when corpus, model or chunker changed."""
+    from kb.chunking import ChunkerSettings
+    from kb.corpus import corpus_hash, load_corpus
+    from kb.errors import IndexArtifactError
+    from kb.index import build_index, load_index
+
+    chunker = ChunkerSettings(settings.chunk_target_tokens, settings.chunk_max_tokens)
+    try:
+        index = load_index(work_dir, encoder)
+        if index.manifest["corpus_hash"] == corpus_hash(load_corpus(settings.corpus_dir)) and \
+                index.manifest["chunker"] == chunker.as_dict():
+            return index
+    except IndexArtifactError:
+        pass
+    build_index(settings.corpus_dir, work_dir, encoder, chunker, progress=progress)
+    return load_index(work_dir, encoder)
+
+
+def run_kb(config: str, base: Settings, progress: bool = True, encoder: Encoder | None = None,
+           index=None, questions_path: Path = KB_QUESTIONS) -> dict:
+    from kb.evaluation.kb_suite import run_kb_suite
+    from kb.retrieval import Retriever
+
+    settings = settings_for(config, base) if config in CONFIGS else base
+    encoder = encoder or load_encoder(settings)
+    if index is None:
+        index = kb_index_for(settings, encoder, PROJECT_ROOT / "var" / "eval" / "indexes" / config, progress)
+    retriever = Retriever(index, encoder, settings.max_chunks_per_article)
+    result = _header("kb", config, settings, encoder)
+    result["index"] = {"build_id": index.manifest["build_id"], "chunks": index.manifest["counts"]["chunks"],
+                       "corpus_hash": index.manifest["corpus_hash"]}
+    result.update(run_kb_suite(load_kb_questions(questions_path), retriever, settings.corpus_dir,
+                               settings.answer_min_score, progress))
+    return result
+
+
+def run_xquad_suite(config: str, base: Settings, progress: bool = True) -> dict:
+    from kb.evaluation.xquad import run_xquad
+
+    settings = settings_for(config, base)
+    encoder = load_encoder(settings)
+    result = _header("xquad-r", config, settings, encoder)
+    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, PROJECT_ROOT / "var" / "eval" / "cache", progress))
+    return result
+
+
+def load_result(suite: str, config: str, results_dir: Path = RESULTS_DIR) -> dict:
+    path = results_dir / f"{suite}-{config}.json"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist: run `kb eval --suite {suite} --config {config}` first")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def compare(a: dict, b: dict, metrics=("ndcg@10", "recall@5")) -> dict:
+    """Paired randomization test per language pair (and overall) on per-query scores."""
+    tests = {}
+    if a["suite"] == "kb":
+        rows_a = {r["id"]: r for r in a["rows"] if "metrics" in r}
+        rows_b = {r["id"]: r for r in b["rows"] if "metrics" in r}
+        common = sorted(set(rows_a) & set(rows_b))
+        groups = {"overall": common}
+        for qid in common:
+            groups.setdefault(f"{rows_a[qid]['lang']}->{rows_a[qid]['doc_lang']}", []).append(qid)
+        for group, ids in groups.items():
+            for m in metrics:
+                xs = [rows_a[i]["metrics"][m] for i in ids]
+                ys = [rows_b[i]["metrics"][m] for i in ids]
+                tests[(group, m)] = (sum(xs) / len(xs), sum(ys) / len(ys), paired_randomization_test(xs, ys))
+    else:
+        columns = a["row_metrics"]
+        for setting in a["rows"]:
+            ra, rb = a["rows"][setting], b["rows"][setting]
+            ids = sorted(k for k in set(ra) & set(rb) if "@" not in k) or sorted(set(ra) & set(rb))
+            for m in metrics:
+                col = columns.index(m)
+                xs, ys = [ra[i][col] for i in ids], [rb[i][col] for i in ids]
+                tests[(setting, m)] = (sum(xs) / len(xs), sum(ys) / len(ys), paired_randomization_test(xs, ys))
+    return tests

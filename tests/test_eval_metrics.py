@@ -1,0 +1,71 @@
+"""Metrics through ranx, confidence intervals, the paired test and the XQuAD-R settings."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from kb.evaluation.metrics import mean_with_ci, paired_randomization_test, per_query_scores
+
+
+def test_metrics_on_a_hand_checked_run():
+    qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}, "q3": {"d": 1}}
+    run = {"q1": {"a": 0.9, "x": 0.8, "b": 0.7}, "q2": {"x": 0.9, "c": 0.5}, "q3": {}}
+    scores = per_query_scores(qrels, run, ("recall@1", "recall@5", "mrr@10", "ndcg@10"))
+    assert scores["q1"]["recall@1"] == 0.5 and scores["q1"]["recall@5"] == 1.0
+    assert scores["q2"]["mrr@10"] == 0.5
+    ideal = 1 + 1 / math.log2(3)
+    assert scores["q1"]["ndcg@10"] == pytest.approx((1 + 1 / math.log2(4)) / ideal)
+    assert scores["q3"] == {"recall@1": 0.0, "recall@5": 0.0, "mrr@10": 0.0, "ndcg@10": 0.0}  # no results: 0
+
+
+def test_missing_query_in_run_counts_as_zero():
+    scores = per_query_scores({"q1": {"a": 1}, "q2": {"b": 1}}, {"q1": {"a": 1.0}}, ("ndcg@10",))
+    assert scores["q2"]["ndcg@10"] == 0.0 and scores["q1"]["ndcg@10"] == 1.0
+
+
+def test_bootstrap_interval_brackets_the_mean():
+    values = list(np.random.default_rng(1).random(200))
+    cell = mean_with_ci(values)
+    assert cell["ci_low"] < cell["mean"] < cell["ci_high"] and cell["n"] == 200
+    assert cell["ci_high"] - cell["ci_low"] < 0.2
+
+
+def test_paired_test_tells_a_real_difference_from_none():
+    rng = np.random.default_rng(2)
+    a = rng.random(100)
+    assert paired_randomization_test(list(a), list(a)) == 1.0
+    assert paired_randomization_test(list(a), list(a + 0.1)) < 0.01
+    noisy = a + rng.normal(0, 0.01, size=100)
+    assert paired_randomization_test(list(a), list(noisy)) > 0.01
+
+
+def test_xquad_settings_on_a_small_slice(tmp_path):
+    from kb.evaluation.datasets import load_xquad
+    from kb.evaluation.runner import XQUAD_DIR
+    from kb.evaluation.xquad import run_xquad
+    from tests.fakes import HashingEncoder
+
+    data = load_xquad(XQUAD_DIR)
+    groups = sorted(set(data.doc_groups))[:12]
+    keep_docs = [i for i, g in enumerate(data.doc_groups) if g in groups]
+    keep_queries = [i for i, g in enumerate(data.query_groups) if g in groups][:150]
+    small = data.model_copy(update={
+        **{f: [getattr(data, f)[i] for i in keep_docs] for f in ("doc_ids", "doc_langs", "doc_groups", "doc_texts")},
+        **{f: [getattr(data, f)[i] for i in keep_queries] for f in ("query_ids", "query_langs", "query_groups", "query_texts")},
+    })
+    result = run_xquad(small, HashingEncoder(), tmp_path, progress=False)
+    assert set(result["settings"]) == {"pool", "mono", "x2y", "pool_no_own"}
+    assert set(result["settings"]["x2y"]["by_pair"]) == {"en->ru", "en->zh", "ru->en", "ru->zh", "zh->en", "zh->ru"}
+    # lexical-ish hashing works within a language and fails across: the benchmark must show that
+    mono = result["settings"]["mono"]["overall"]["ndcg@10"]["mean"]
+    cross = result["settings"]["x2y"]["x2y_mean_ndcg@10"]
+    assert mono > cross + 0.2
+    # without the own-language copy, a lexical encoder has nothing left to find: the setting really removes it
+    pool = result["settings"]["pool"]["overall"]["ndcg@10"]["mean"]
+    no_own = result["settings"]["pool_no_own"]["overall"]["ndcg@10"]["mean"]
+    assert pool > no_own + 0.2
+    assert len(result["rows"]["pool_no_own"]) == len(keep_queries)
+    assert "SQuAD" in result["note"]
