@@ -10,7 +10,7 @@ INDEX := var/index/manifest.json
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-EVAL_CONFIGS := --config e5-small --config use-m3 --config e5-use-concat
+EVAL_CONFIGS := --config e5-small --config e5-small-dense --config e5-small-lexical --config use-m3 --config e5-use-concat
 
 .PHONY: install model corpus index run test eval lint clean
 
@@ -51,7 +51,8 @@ test: install model
 
 # The full evaluation: both suites, every configuration; results go to eval/results/ (commit them).
 eval: install model
-	$(BIN)/kb eval --suite all $(EVAL_CONFIGS) --config e5-small-nocap --quiet
+	$(BIN)/kb eval --suite all $(EVAL_CONFIGS) --quiet
+	$(BIN)/kb eval --sweep --quiet
 
 lint: install
 	$(BIN)/ruff check kb service tests

@@ -1,5 +1,11 @@
 """Hits to the answer body that the CLI, the HTTP API and the evaluation share.
 
+The answer is extractive: one to three sentences (or table cells) of the
+top passages, each copied character for character, each followed by an
+``[n]`` marker of the citation it comes from, whose ``quote_start`` /
+``quote_end`` locate it in the article. Below ``min_score`` the question is
+unanswerable: ``answer`` is null and the passages are returned as related.
+
 The field names are a public contract (the widget and outside clients read
 them); ``service/schemas.py`` declares the same shape for the OpenAPI schema.
 """
@@ -7,12 +13,17 @@ them); ``service/schemas.py`` declares the same shape for the OpenAPI schema.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+
+import numpy as np
 
 from kb.index import KnowledgeIndex
-from kb.language import detect_language
+from kb.lexical import tokenize
 from kb.models import Hit
-from kb.retrieval import Retriever
+from kb.retrieval import Mode, QueryScores, Retriever
+
+ANSWER_FROM_TOP = 3  # passages the answer may quote
+SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
 
 
 @dataclass(frozen=True)
@@ -29,28 +40,80 @@ class Citation:
     url: str | None
     char_start: int
     char_end: int
+    role: str  # "evidence" when it supports the answer, "related" when the question is unanswerable
+    quote_start: int | None = None
+    quote_end: int | None = None
 
 
-def citation_for(hit: Hit, n: int, index: KnowledgeIndex) -> Citation:
+def citation_for(hit: Hit, n: int, index: KnowledgeIndex, role: str) -> Citation:
     chunk = hit.chunk
     article = index.articles[chunk.article_id]
     section = " > ".join(p for p in chunk.section if p != article.title) or article.title
     return Citation(n=n, chunk_id=chunk.chunk_id, article_id=chunk.article_id, title=article.title,
                     lang=chunk.lang, section=section, anchor=chunk.anchor, text=chunk.text,
-                    score=round(hit.score, 4), url=article.url, char_start=chunk.char_start, char_end=chunk.char_end)
+                    score=round(hit.score, 4), url=article.url, char_start=chunk.char_start,
+                    char_end=chunk.char_end, role=role)
 
 
-def ask(retriever: Retriever, question: str, top_k: int, min_score: float = 0.0) -> dict:
-    """The answer body for one question: cited passages, best first."""
+def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int) -> list[tuple[int, int, int]]:
+    """(hit position, body start, body end) of the sentences to quote, in reading order."""
+    index = retriever.index
+    top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
+    rows = np.flatnonzero(np.isin(index.sentence_spans[:, 0], list(top)))
+    if rows.size == 0:
+        return []
+    raw = index.sentence_vectors[rows] @ scores.query_vector
+    langs = index.chunk_langs[index.sentence_spans[rows, 0]]
+    dense = retriever.calibration.apply(raw, scores.lang, langs) if retriever.calibration else (raw - raw.mean()) / (raw.std() or 1)
+    question = set(tokenize(scores.question))
+    overlap = np.zeros(rows.size, dtype=np.float32)
+    if question:
+        for k, r in enumerate(rows):
+            c, s, e = index.sentence_spans[r]
+            chunk = index.chunks[c]
+            words = set(tokenize(chunk.text[s - chunk.char_start:e - chunk.char_start]))
+            wanted = question if chunk.lang == scores.lang else question & index.lexical.anchors
+            overlap[k] = len(words & wanted) / len(question)
+    value = dense + retriever.lexical_weight * overlap
+    chosen, used_chunks = [], set()
+    best = float(value.max())
+    for k in np.argsort(-value, kind="stable"):
+        c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
+        if value[k] < best - SENTENCE_MARGIN or len(chosen) == limit:
+            break
+        if c in used_chunks:  # one quote per citation
+            continue
+        used_chunks.add(c)
+        chosen.append((top[c], s, e))
+    return sorted(chosen)
+
+
+def ask(retriever: Retriever, question: str, top_k: int, min_score: float = float("-inf"),
+        max_sentences: int = 3, mode: Mode | None = None) -> dict:
+    """The answer body for one question."""
     started = time.perf_counter()
-    hits = retriever.search(question, top_k)
-    citations = [citation_for(h, n, retriever.index) for n, h in enumerate(hits, start=1)]
-    answerable = bool(citations) and citations[0].score >= min_score
+    scores = retriever.score(question, mode)
+    hits = retriever.rank(scores, top_k)
+    answerable = bool(hits) and hits[0].score >= min_score
+    role = "evidence" if answerable else "related"
+    citations = [citation_for(h, n, retriever.index, role) for n, h in enumerate(hits, start=1)]
+    answer = None
+    if answerable:
+        parts, cited = [], []
+        for pos, start, end in choose_sentences(retriever, scores, hits, max_sentences):
+            c = citations[pos]
+            citations[pos] = Citation(**{**asdict(c), "quote_start": start, "quote_end": end})
+            parts.append(f"{c.text[start - c.char_start:end - c.char_start]} [{c.n}]")
+            cited.append(c.n)
+        if parts:
+            answer = {"text": " ".join(parts), "lang": citations[cited[0] - 1].lang, "citations": cited}
     return {
         "question": question,
-        "lang": detect_language(question),
+        "lang": scores.lang,
+        "mode": mode or retriever.mode,
         "answerable": answerable,
-        "citations": [c.__dict__ for c in citations],
+        "answer": answer,
+        "citations": [asdict(c) for c in citations],
         "specs": [],
         "took_ms": round((time.perf_counter() - started) * 1000, 1),
     }

@@ -68,7 +68,13 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def _print_answer(body: dict) -> None:
     width = 100
-    print(f"Q: {body['question']}  [{body['lang'] or '?'}]  {body['took_ms']} ms")
+    print(f"Q: {body['question']}  [{body['lang'] or '?'}]  {body['mode']}, {body['took_ms']} ms")
+    if body["answer"]:
+        print()
+        for line in textwrap.wrap("A: " + " ".join(body["answer"]["text"].split()), width):
+            print(line)
+    elif body["citations"]:
+        print("\nNo confident answer; related passages:")
     if not body["citations"]:
         print("No passages found.")
     for c in body["citations"]:
@@ -85,25 +91,52 @@ def _print_answer(body: dict) -> None:
         print(f"    source: {source}  chars {c['char_start']}-{c['char_end']}")
 
 
-def cmd_ask(args: argparse.Namespace) -> int:
-    from kb.answer import ask
-    from kb.embedding.encoder import load_encoder
-    from kb.index import load_index, read_manifest
-    from kb.retrieval import Retriever
-
-    settings = _settings(args)
+def _top_k(args: argparse.Namespace, settings: Settings) -> int:
     top_k = settings.top_k_default if args.k is None else args.k
     if not 1 <= top_k <= settings.top_k_max:
         raise KnowledgeBaseError(f"--k must be between 1 and {settings.top_k_max}")
-    read_manifest(settings.index_dir)  # fail in milliseconds, before the model loads
-    encoder = load_encoder(settings)
-    index = load_index(settings.index_dir, encoder)
-    retriever = Retriever(index, encoder, settings.max_chunks_per_article)
-    body = ask(retriever, args.question, top_k, settings.answer_min_score)
+    return top_k
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from kb.answer import ask
+
+    settings = _settings(args)
+    top_k = _top_k(args, settings)
+    retriever = _load_retriever(settings)
+    body = ask(retriever, args.question, top_k, settings.answer_min_score, settings.answer_max_sentences, args.mode)
     if args.json:
         print(json.dumps(body, ensure_ascii=False, indent=2))
     else:
         _print_answer(body)
+    return 0
+
+
+def _load_retriever(settings: Settings):
+    from kb.embedding.encoder import load_encoder
+    from kb.index import load_index, read_manifest
+    from kb.retrieval import Retriever
+
+    read_manifest(settings.index_dir)  # fail in milliseconds, before the model loads
+    encoder = load_encoder(settings)
+    return Retriever.from_settings(load_index(settings.index_dir, encoder), encoder, settings)
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    top_k = _top_k(args, settings)
+    retriever = _load_retriever(settings)
+    hits = retriever.search(args.question, top_k, args.mode)
+    rows = [{"rank": h.rank, "score": round(h.score, 4), "dense": round(h.dense_score, 4),
+             "lexical": round(h.lexical_score, 4), "chunk_id": h.chunk.chunk_id, "lang": h.chunk.lang,
+             "text": h.chunk.text} for h in hits]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    print(f"mode {args.mode or retriever.mode}: score = dense + {retriever.lexical_weight} x lexical")
+    for r in rows:
+        print(f"{r['rank']:2d}. {r['score']:7.3f}  dense {r['dense']:6.2f}  lexical {r['lexical']:4.2f}  "
+              f"[{r['lang']}] {r['chunk_id']}\n      " + textwrap.shorten(" ".join(r["text"].split()), 110))
     return 0
 
 
@@ -148,6 +181,38 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     args.results_dir = args.results_dir or RESULTS_DIR
+    if args.calibrate:
+        from kb.evaluation.runner import calibrate
+
+        for config in args.config or ["e5-small", "use-m3", "e5-use-concat"]:
+            offsets = calibrate(config, settings, progress=not args.quiet)
+            print(f"{config}: " + ", ".join(f"{k} {v:.4f}" for k, v in offsets.items()))
+        return 0
+    if args.sweep:
+        from kb.embedding.encoder import load_encoder
+        from kb.evaluation.runner import KB_QUESTIONS, kb_index_for
+        from kb.evaluation.sweep import sweep_fusion, sweep_report
+        from kb.settings import PROJECT_ROOT
+
+        config = default_config_name(settings)
+        encoder = load_encoder(settings)
+        index = kb_index_for(settings, encoder, PROJECT_ROOT / "var" / "eval" / "indexes" / config, not args.quiet)
+        from kb.evaluation.datasets import load_kb_questions
+        from kb.evaluation.kb_suite import run_kb_suite
+        from kb.evaluation.sweep import abstention_thresholds, choose_threshold
+        from kb.retrieval import Retriever
+
+        report = sweep_report(sweep_fusion(index, encoder, settings, KB_QUESTIONS), encoder.model_id)
+        run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, settings),
+                           settings.corpus_dir, float("-inf"), progress=False)
+        chosen = choose_threshold(abstention_thresholds(run))
+        report += (f"\n## Abstention threshold (current fusion settings)\n\nBest abstention F1 while losing no "
+                   f"answerable question: answer_min_score = {chosen['threshold']} (recall {chosen['recall']:.3f}, "
+                   f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}).\n")
+        print(report)
+        if not args.no_write:
+            (args.results_dir / f"sweep-fusion-{config}.md").write_text(report, encoding="utf-8")
+        return 0
     suites = ["kb", "xquad-r"] if args.suite == "all" else [args.suite]
     if args.compare:
         a_name, b_name = args.compare
@@ -212,7 +277,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question")
     p.add_argument("--k", type=int, help="number of passages (default 5)")
     p.add_argument("--json", action="store_true", help="print the HTTP API's JSON body")
+    p.add_argument("--mode", choices=["dense", "lexical", "hybrid"], help="retrieval mode (default from settings)")
     p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("search", help="ranked passages only, with dense and lexical scores, for debugging")
+    p.add_argument("question")
+    p.add_argument("--k", type=int, help="number of passages (default 5)")
+    p.add_argument("--mode", choices=["dense", "lexical", "hybrid"], help="retrieval mode (default from settings)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("serve", help="serve the HTTP API and the widget demo")
     p.add_argument("--host")
@@ -227,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-write", action="store_true", help="print only; keep eval/results as it is")
     p.add_argument("--json", action="store_true", help="print summaries as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--sweep", action="store_true", help="grid over fusion weight and per-article cap on the project suite")
+    p.add_argument("--calibrate", action="store_true",
+                   help="measure each model's per-language score offsets on XQuAD-R into kb/data/")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("info", help="print the index manifest")

@@ -6,6 +6,8 @@
         vectors.faiss      exact inner-product index (vectors are L2-normalized)
         chunks.jsonl       one chunk per line, in vector order
         articles.json      title, language, source link of each article
+        sentences.npz      every sentence (table row) of every chunk: spans and vectors, for answers
+        bm25/, lexical.json  the BM25 index and the cross-language anchor vocabulary
 
 A build is written into a fresh folder and published by atomically replacing
 the symlink, so a build that fails or is interrupted leaves the previous
@@ -30,11 +32,14 @@ from kb.chunking import ChunkerSettings, chunk_article
 from kb.corpus import corpus_hash, load_corpus
 from kb.embedding.encoder import Encoder
 from kb.errors import IndexArtifactError
+from kb.lexical import LexicalIndex
 from kb.models import Article, Chunk
+from kb.sentences import sentence_spans
+from kb.textnorm import normalize_for_matching
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
-_FILES = (MANIFEST, "vectors.faiss", "chunks.jsonl", "articles.json")
+_FILES = (MANIFEST, "vectors.faiss", "chunks.jsonl", "articles.json", "sentences.npz", LexicalIndex.FILE)
 
 
 @dataclass(frozen=True)
@@ -56,10 +61,24 @@ class KnowledgeIndex:
     chunks: list[Chunk]
     articles: dict[str, ArticleInfo]
     faiss_index: object
+    lexical: LexicalIndex
+    sentence_spans: np.ndarray  # (n, 3): chunk index, body start, body end
+    sentence_vectors: np.ndarray  # (n, dimension), L2-normalized
+
+    def __post_init__(self) -> None:
+        self.chunk_langs = np.array([c.lang for c in self.chunks])
+        self.chunk_position = {c.chunk_id: i for i, c in enumerate(self.chunks)}
 
     def search_vectors(self, query_vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         k = min(k, len(self.chunks))
         return self.faiss_index.search(np.ascontiguousarray(query_vectors, dtype=np.float32), k)
+
+    def all_scores(self, query_vector: np.ndarray) -> np.ndarray:
+        """Inner product of one query with every chunk, in chunk order."""
+        scores, ids = self.search_vectors(query_vector.reshape(1, -1), len(self.chunks))
+        out = np.empty(len(self.chunks), dtype=np.float32)
+        out[ids[0]] = scores[0]
+        return out
 
 
 def _article_info(article: Article) -> ArticleInfo:
@@ -85,6 +104,12 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
     vectors = encoder.encode_documents([c.embed_text for c in chunks], progress=progress)
     if vectors.shape != (len(chunks), encoder.dimension):
         raise IndexArtifactError(f"encoder returned {vectors.shape}, expected ({len(chunks)}, {encoder.dimension})")
+    # Answers quote single sentences (table rows for tables); their vectors are made now so
+    # that choosing them at question time is a dot product.
+    spans = chunk_sentence_spans(chunks)
+    sentence_vectors = encoder.encode_documents(
+        [normalize_for_matching(_body_text(chunks[c], s, e)) for c, s, e in spans], progress=progress)
+    lexical = LexicalIndex.build([c.embed_text for c in chunks], [c.lang for c in chunks])
 
     builds = _builds_dir(index_dir)
     builds.mkdir(parents=True, exist_ok=True)
@@ -95,6 +120,9 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
         faiss_index = faiss.IndexFlatIP(encoder.dimension)
         faiss_index.add(vectors)
         faiss.write_index(faiss_index, str(staging / "vectors.faiss"))
+        np.savez(staging / "sentences.npz", spans=np.asarray(spans, dtype=np.int64).reshape(-1, 3),
+                 vectors=np.asarray(sentence_vectors, dtype=np.float32))
+        lexical.save(staging)
         with (staging / "chunks.jsonl").open("w", encoding="utf-8") as handle:
             for chunk in chunks:
                 handle.write(chunk.model_dump_json() + "\n")
@@ -109,7 +137,8 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
             "model": {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension},
             "corpus_hash": corpus_hash(articles),
             "chunker": chunker.as_dict(),
-            "counts": {"articles": len(articles), "chunks": len(chunks), "chunks_by_lang": by_lang},
+            "counts": {"articles": len(articles), "chunks": len(chunks), "chunks_by_lang": by_lang,
+                       "sentences": len(spans), "lexical_anchors": len(lexical.anchors)},
             "build_seconds": round(time.perf_counter() - started, 2),
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
@@ -121,6 +150,38 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
         raise
     _prune(builds, keep={final.name, *_current_target_names(index_dir)})
     return manifest
+
+
+def _body_text(chunk: Chunk, start: int, end: int) -> str:
+    return chunk.text[start - chunk.char_start:end - chunk.char_start]
+
+
+def _row_units(line: str) -> list[tuple[int, int]]:
+    """A table row's quotable units: its prose cells when it has any, else the whole row."""
+    if not line.strip().strip("|").replace("-", "").replace(":", "").replace("|", "").strip():
+        return []  # the separator row
+    cells, start = [], 0
+    for part in line.split("|"):
+        stripped = part.strip()
+        if len(stripped.split()) >= 4:
+            offset = start + part.index(stripped)
+            cells.append((offset, offset + len(stripped)))
+        start += len(part) + 1
+    return cells or [(0, len(line))]
+
+
+def chunk_sentence_spans(chunks: list[Chunk]) -> list[tuple[int, int, int]]:
+    """(chunk index, body start, body end) of each sentence; a table chunk's rows stand for its sentences."""
+    spans = []
+    for i, chunk in enumerate(chunks):
+        if chunk.kind == "table":
+            pos = chunk.char_start
+            for line in chunk.text.split("\n"):
+                spans.extend((i, pos + s, pos + e) for s, e in _row_units(line))
+                pos += len(line) + 1
+        else:
+            spans.extend((i, chunk.char_start + s, chunk.char_start + e) for s, e in sentence_spans(chunk.text))
+    return spans
 
 
 def _publish(index_dir: Path, build: Path) -> None:
@@ -191,4 +252,7 @@ def load_index(index_dir: Path, encoder: Encoder | None = None) -> KnowledgeInde
         raise IndexArtifactError(f"{index_dir}: {faiss_index.ntotal} vectors for {len(chunks)} chunks; rebuild with `kb build`")
     infos = json.loads((index_dir / "articles.json").read_text(encoding="utf-8"))
     articles = {i["id"]: ArticleInfo(**i) for i in infos}
-    return KnowledgeIndex(path=index_dir, manifest=manifest, chunks=chunks, articles=articles, faiss_index=faiss_index)
+    with np.load(index_dir / "sentences.npz") as sentences:
+        spans, sentence_vectors = sentences["spans"], sentences["vectors"]
+    return KnowledgeIndex(path=index_dir, manifest=manifest, chunks=chunks, articles=articles, faiss_index=faiss_index,
+                          lexical=LexicalIndex.load(index_dir), sentence_spans=spans, sentence_vectors=sentence_vectors)

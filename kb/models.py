@@ -98,3 +98,5 @@ class Hit(Frozen):
     chunk: Chunk
     score: float
     rank: int
+    dense_score: float | None = None
+    lexical_score: float | None = None

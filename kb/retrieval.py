@@ -1,47 +1,113 @@
-"""Question to hits: dense retrieval over the index."""
+"""Question to hits: dense, lexical or hybrid retrieval over the index.
+
+Hybrid (the default) adds two calibrated signals per chunk:
+
+- dense: the cosine score, expressed in standard deviations above what the
+  model gives unrelated text of that language pair (``kb.calibration``), so
+  a Chinese passage can outrank English ones for an English question;
+- lexical: BM25 over the question's tokens for chunks in the question's
+  language, and over its anchor tokens only (numbers, identifiers, names
+  shared across languages) for chunks in other languages, scaled to [0, 1]
+  per question and weighted by ``fusion_lexical_weight``.
+
+Near-duplicate chunks collapse into the best of them, and at most
+``max_per_article`` chunks of one article are kept (0: no cap).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from kb.calibration import LanguageCalibration, calibration_for
 from kb.embedding.encoder import Encoder
 from kb.errors import QuestionError
 from kb.index import KnowledgeIndex
+from kb.language import detect_language
+from kb.lexical import tokenize
 from kb.models import Hit
 from kb.textnorm import normalize_for_matching
 
+Mode = Literal["dense", "lexical", "hybrid"]
+MODES: tuple[str, ...] = ("dense", "lexical", "hybrid")
+
+
+@dataclass(frozen=True)
+class QueryScores:
+    """Everything computed for one question, kept for answer composition and debugging."""
+
+    question: str
+    lang: str | None
+    query_vector: np.ndarray
+    dense: np.ndarray  # calibrated, per chunk
+    lexical: np.ndarray  # in [0, 1], per chunk
+    fused: np.ndarray
+
 
 class Retriever:
-    """Embeds a question and returns the nearest chunks, best first.
-
-    At most ``max_per_article`` chunks of one article enter the list (0: no
-    cap). Dense models rank passages in the question's own language first,
-    and one long article can fill the whole list; the cap leaves room for the
-    other articles, often the only ones in another language that hold the
-    answer.
-    """
-
-    def __init__(self, index: KnowledgeIndex, encoder: Encoder, max_per_article: int = 2) -> None:
+    def __init__(self, index: KnowledgeIndex, encoder: Encoder, max_per_article: int = 0,
+                 mode: Mode = "hybrid", lexical_weight: float = 2.0) -> None:
         self.index = index
         self.encoder = encoder
         self.max_per_article = max_per_article
+        self.mode = mode
+        self.lexical_weight = lexical_weight
+        self.calibration: LanguageCalibration | None = calibration_for(encoder.model_id, encoder.weights_hash())
 
-    def search(self, question: str, top_k: int) -> list[Hit]:
+    @classmethod
+    def from_settings(cls, index: KnowledgeIndex, encoder: Encoder, settings) -> Retriever:
+        return cls(index, encoder, settings.max_chunks_per_article, settings.retrieval_mode,
+                   settings.fusion_lexical_weight)
+
+    def score(self, question: str, mode: Mode | None = None) -> QueryScores:
         text = normalize_for_matching(question).strip()
         if not text:
             raise QuestionError("the question is empty")
-        vector = self.encoder.encode_queries([text])
-        pool = top_k if not self.max_per_article else len(self.index.chunks)
-        scores, ids = self.index.search_vectors(vector, pool)
+        mode = mode or self.mode
+        lang = detect_language(question)
+        vector = self.encoder.encode_queries([text])[0]
+        raw = self.index.all_scores(vector)
+        if self.calibration is not None:
+            dense = self.calibration.apply(raw, lang, self.index.chunk_langs)
+        else:  # a model without calibration: plain standardization per question
+            dense = (raw - raw.mean()) / (raw.std() or 1.0)
+        lexical = self._lexical(text, lang)
+        fused = {"dense": dense, "lexical": lexical, "hybrid": dense + self.lexical_weight * lexical}[mode]
+        return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, lexical=lexical, fused=fused)
+
+    def _lexical(self, text: str, lang: str | None) -> np.ndarray:
+        tokens = tokenize(text)
+        lex = self.index.lexical
+        same = lex.scores(tokens)
+        if lang is None:
+            scores = same
+        else:
+            across = lex.scores(lex.anchor_tokens(tokens))
+            scores = np.where(self.index.chunk_langs == lang, same, across)
+        top = float(scores.max()) if scores.size else 0.0
+        return scores / top if top > 0 else np.zeros_like(scores)
+
+    def rank(self, scores: QueryScores, top_k: int) -> list[Hit]:
         hits: list[Hit] = []
         per_article: dict[str, int] = {}
-        for score, i in zip(scores[0], ids[0], strict=True):
-            if i < 0:
-                continue
+        seen_texts: set[str] = set()
+        for i in np.argsort(-scores.fused, kind="stable"):
             chunk = self.index.chunks[i]
+            key = " ".join(chunk.text.split()).casefold()
+            if key in seen_texts:  # a near-duplicate of a better hit
+                continue
             taken = per_article.get(chunk.article_id, 0)
             if self.max_per_article and taken >= self.max_per_article:
                 continue
+            seen_texts.add(key)
             per_article[chunk.article_id] = taken + 1
-            hits.append(Hit(chunk=chunk, score=float(score), rank=len(hits) + 1))
+            hits.append(Hit(chunk=chunk, score=float(scores.fused[i]), rank=len(hits) + 1,
+                            dense_score=float(scores.dense[i]), lexical_score=float(scores.lexical[i])))
             if len(hits) == top_k:
                 break
         return hits
+
+    def search(self, question: str, top_k: int, mode: Mode | None = None) -> list[Hit]:
+        return self.rank(self.score(question, mode), top_k)

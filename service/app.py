@@ -38,7 +38,7 @@ def load_runtime(settings: Settings, encoder: Encoder | None = None) -> Runtime:
     index = load_index(settings.index_dir, encoder)
     log.info("loaded index %s (%s chunks, model %s)", index.manifest["build_id"],
              index.manifest["counts"]["chunks"], index.manifest["model"]["id"])
-    return Runtime(settings=settings, retriever=Retriever(index, encoder, settings.max_chunks_per_article),
+    return Runtime(settings=settings, retriever=Retriever.from_settings(index, encoder, settings),
                    manifest=index.manifest)
 
 

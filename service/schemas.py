@@ -6,6 +6,8 @@ clients: change them only with a new API version.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
@@ -15,6 +17,8 @@ class AskRequest(BaseModel):
     question: str = Field(description="the question, in English, Russian or Chinese",
                           examples=["What are the limitations of TPUs?"])
     top_k: int = Field(5, description="how many passages to return", examples=[5])
+    mode: Literal["dense", "lexical", "hybrid"] | None = Field(
+        None, description="retrieval mode; by default the service's configured one (hybrid)")
 
     @field_validator("question")
     @classmethod
@@ -37,12 +41,24 @@ class CitationOut(BaseModel):
     url: str | None = Field(description="the source the article was curated from, when known")
     char_start: int
     char_end: int
+    role: Literal["evidence", "related"] = Field(
+        description="evidence for the answer, or only related when the question is unanswerable")
+    quote_start: int | None = Field(None, description="article offsets of the sentence the answer quotes from this passage")
+    quote_end: int | None = None
+
+
+class AnswerOut(BaseModel):
+    text: str = Field(description="sentences copied from the cited passages, each followed by its [n] marker")
+    lang: str
+    citations: list[int]
 
 
 class AskResponse(BaseModel):
     question: str
     lang: str | None = Field(description="detected language of the question: en, ru, zh, or null")
+    mode: str
     answerable: bool
+    answer: AnswerOut | None
     citations: list[CitationOut]
     specs: list[dict]
     took_ms: float

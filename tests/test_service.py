@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 CITATION_FIELDS = {"n", "chunk_id", "article_id", "title", "lang", "section", "anchor", "text", "score", "url",
-                   "char_start", "char_end"}
+                   "char_start", "char_end", "role", "quote_start", "quote_end"}
 
 
 def test_ask_returns_the_documented_body(client):
     response = client.post("/v1/ask", json={"question": "How much memory does a Trainium2 chip have?", "top_k": 3})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"question", "lang", "answerable", "citations", "specs", "took_ms"}
-    assert body["lang"] == "en" and body["specs"] == [] and body["answerable"] is True
+    assert set(body) == {"question", "lang", "mode", "answerable", "answer", "citations", "specs", "took_ms"}
+    assert body["lang"] == "en" and body["specs"] == [] and body["answerable"] is True and body["mode"] == "hybrid"
     assert [c["n"] for c in body["citations"]] == [1, 2, 3]
     for citation in body["citations"]:
         assert set(citation) == CITATION_FIELDS
@@ -53,11 +53,43 @@ def _problem(response, status):
     ({"json": {"top_k": 3}}, 422, "question"),
     ({"json": ["question"]}, 422, "(body)"),
     ({"json": {"question": "hi", "mode": "x"}}, 422, "mode"),
+    ({"json": {"question": "hi", "colour": "x"}}, 422, "colour"),
     ({"content": b'{"question": "' + b"a" * 20000 + b'"}', "headers": {"content-type": "application/json"}}, 413, ""),
 ])
 def test_bad_requests_get_problem_details(client, kwargs, status, words):
     body = _problem(client.post("/v1/ask", **kwargs), status)
     assert words in body["detail"]
+
+
+@pytest.mark.parametrize("mode", ["dense", "lexical", "hybrid"])
+def test_mode_is_chosen_per_request(client, mode):
+    body = client.post("/v1/ask", json={"question": "Trn1 FP32 TFLOPS", "top_k": 3, "mode": mode}).json()
+    assert body["mode"] == mode and len(body["citations"]) == 3
+
+
+def test_answer_quotes_its_citations_exactly(client, project_settings):
+    from kb.corpus import load_corpus
+
+    bodies = {a.meta.id: a.body for a in load_corpus(project_settings.corpus_dir)}
+    for question in ("How much device memory does a Trainium2 chip have?", "Сколько стоит час работы восьми процессоров Gaudi?",
+                     "TPU有哪些局限性？"):
+        body = client.post("/v1/ask", json={"question": question}).json()
+        answer = body["answer"]
+        assert body["answerable"] and answer and 1 <= len(answer["citations"]) <= 3
+        text = answer["text"]
+        for n in answer["citations"]:
+            c = body["citations"][n - 1]
+            quote = bodies[c["article_id"]][c["quote_start"]:c["quote_end"]]
+            assert c["char_start"] <= c["quote_start"] < c["quote_end"] <= c["char_end"]
+            assert f"{quote} [{n}]" in text  # character for character, then its marker
+            text = text.replace(f"{quote} [{n}]", "", 1)
+        assert not text.strip(), f"answer text not made of quoted sentences: {text!r}"
+
+
+def test_off_topic_question_is_unanswerable_with_related_passages(client):
+    body = client.post("/v1/ask", json={"question": "Какая погода будет завтра в Москве?"}).json()
+    assert body["answerable"] is False and body["answer"] is None
+    assert body["citations"] and all(c["role"] == "related" for c in body["citations"])
 
 
 def test_unknown_route_and_method(client):

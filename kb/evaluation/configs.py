@@ -9,27 +9,30 @@ from __future__ import annotations
 from kb.settings import EmbeddingBackend, Settings
 
 CONFIGS: dict[str, dict] = {
-    "e5-small": {"embedding_backend": EmbeddingBackend.E5_SMALL},
+    "e5-small": {"embedding_backend": EmbeddingBackend.E5_SMALL},  # the default: hybrid
+    "e5-small-dense": {"embedding_backend": EmbeddingBackend.E5_SMALL, "retrieval_mode": "dense"},
+    "e5-small-lexical": {"embedding_backend": EmbeddingBackend.E5_SMALL, "retrieval_mode": "lexical"},
     "use-m3": {"embedding_backend": EmbeddingBackend.USE_M3},
     "e5-use-concat": {"embedding_backend": EmbeddingBackend.E5_USE_CONCAT},
-    # the dense default without the per-article cap, to measure what the cap does
-    "e5-small-nocap": {"embedding_backend": EmbeddingBackend.E5_SMALL, "max_chunks_per_article": 0},
 }
-
-
-# Suites a configuration means something for: the per-article cap has no effect on XQuAD-R.
-SUITES: dict[str, tuple[str, ...]] = {"e5-small-nocap": ("kb",)}
+# What tells configurations apart.
+KEYS = ("embedding_backend", "retrieval_mode", "fusion_lexical_weight", "max_chunks_per_article")
+# Suites a configuration means something for: XQuAD-R measures the embedding model only.
+SUITES: dict[str, tuple[str, ...]] = {"e5-small-dense": ("kb",), "e5-small-lexical": ("kb",)}
 
 
 def applies(config: str, suite: str) -> bool:
     return suite in SUITES.get(config, ("kb", "xquad-r"))
 
 
+def _signature(settings: Settings) -> tuple:
+    return tuple(getattr(settings, key) for key in KEYS)
+
+
 def default_config_name(settings: Settings) -> str:
-    """The name of the configuration that the given (default) settings amount to."""
+    """The name of the configuration the given settings amount to ("custom" when none)."""
     for name, overrides in CONFIGS.items():
-        if all(getattr(settings, key) == value for key, value in overrides.items()) and \
-                settings.max_chunks_per_article == overrides.get("max_chunks_per_article", Settings().max_chunks_per_article):
+        if _signature(Settings().model_copy(update=overrides)) == _signature(settings):
             return name
     return "custom"
 

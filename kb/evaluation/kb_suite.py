@@ -49,7 +49,7 @@ def _spec_match(body: dict, expected) -> bool:
 
 
 def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, min_score: float,
-                 progress: bool = True) -> dict:
+                 progress: bool = True, max_sentences: int = 3) -> dict:
     """Per-query rows and summaries by language pair, kind, abstention and spec accuracy."""
     from tqdm import tqdm
 
@@ -59,12 +59,13 @@ def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, 
     rows, qrels, run, latencies = [], {}, {}, []
     for q in tqdm(questions, desc="kb questions", disable=not progress, unit="q"):
         started = time.perf_counter()
-        body = ask(retriever, q.question, DEPTH, min_score)
+        body = ask(retriever, q.question, DEPTH, min_score, max_sentences)
         latencies.append(time.perf_counter() - started)
         run[q.id] = {c["chunk_id"]: float(c["score"]) for c in body["citations"]}
         row = {"id": q.id, "lang": q.lang, "kind": q.kind, "question": q.question,
                "answerable_expected": q.answerable, "answerable_predicted": body["answerable"],
                "top_score": body["citations"][0]["score"] if body["citations"] else None,
+               "answer": body["answer"]["text"] if body["answer"] else None,
                "retrieved": [c["chunk_id"] for c in body["citations"]]}
         if q.answerable:
             qrels[q.id] = relevant_chunks(index, spans[q.id])

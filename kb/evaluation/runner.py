@@ -52,12 +52,12 @@ def run_kb(config: str, base: Settings, progress: bool = True, encoder: Encoder 
     encoder = encoder or load_encoder(settings)
     if index is None:
         index = kb_index_for(settings, encoder, PROJECT_ROOT / "var" / "eval" / "indexes" / config, progress)
-    retriever = Retriever(index, encoder, settings.max_chunks_per_article)
+    retriever = Retriever.from_settings(index, encoder, settings)
     result = _header("kb", config, settings, encoder)
     result["index"] = {"build_id": index.manifest["build_id"], "chunks": index.manifest["counts"]["chunks"],
                        "corpus_hash": index.manifest["corpus_hash"]}
     result.update(run_kb_suite(load_kb_questions(questions_path), retriever, settings.corpus_dir,
-                               settings.answer_min_score, progress))
+                               settings.answer_min_score, progress, settings.answer_max_sentences))
     return result
 
 
@@ -69,6 +69,20 @@ def run_xquad_suite(config: str, base: Settings, progress: bool = True) -> dict:
     result = _header("xquad-r", config, settings, encoder)
     result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, PROJECT_ROOT / "var" / "eval" / "cache", progress))
     return result
+
+
+def calibrate(config: str, base: Settings, progress: bool = True) -> dict:
+    """Measure and store the per-language score calibration of a configuration's model."""
+    from kb.calibration import write_calibration
+    from kb.evaluation.xquad import measure_language_calibration
+
+    settings = settings_for(config, base)
+    encoder = load_encoder(settings)
+    offsets, scales = measure_language_calibration(load_xquad(XQUAD_DIR), encoder,
+                                                   PROJECT_ROOT / "var" / "eval" / "cache", progress)
+    write_calibration(encoder.model_id, encoder.weights_hash(), offsets, scales,
+                      source="kb eval --calibrate: XQuAD-R, 3,570 questions x 720 paragraphs, unrelated pairs only")
+    return offsets
 
 
 def load_result(suite: str, config: str, results_dir: Path = RESULTS_DIR) -> dict:

@@ -42,5 +42,6 @@ async def ask_question(data: AskRequest, state: State) -> AskResponse:
     # Embedding is CPU-bound; running it in a worker thread keeps the event
     # loop free for other requests (health checks, other questions).
     body = await anyio.to_thread.run_sync(
-        partial(ask, runtime.retriever, data.question, data.top_k, settings.answer_min_score))
+        partial(ask, runtime.retriever, data.question, data.top_k, settings.answer_min_score,
+                settings.answer_max_sentences, data.mode))
     return AskResponse.model_validate(body)

@@ -1,0 +1,50 @@
+"""Tokenization per language, identifiers and numbers, and the cross-language anchor rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.lexical import LexicalIndex, tokenize
+
+
+@pytest.mark.parametrize("a, b", [
+    ("32GB of HBM", "32 GB of HBM"),
+    ("13,11 USD", "13.11 usd"),
+    ("2.9 TB/sec", "2.9 TBps"),
+    ("訓練晶片", "训练晶片"),  # Traditional and Simplified are one token stream
+    ("ＴＰＵ　ｖ５ｐ", "TPU v5p"),  # full-width folded
+])
+def test_equivalent_spellings_tokenize_alike(a, b):
+    assert tokenize(a) == tokenize(b)
+
+
+def test_identifiers_survive_whole():
+    tokens = tokenize("H100 SXM, TPU v5p, MI300X, Trn1, DL1, P4d and trn2.48xlarge")
+    for identifier in ("h100", "sxm", "v5p", "mi300x", "trn1", "dl1", "p4d", "trn2.48xlarge"):
+        assert identifier in tokens, identifier
+    assert "1,299" not in tokenize("1,299 FP8 TFLOPS") and "1299" in tokenize("1,299 FP8 TFLOPS")
+
+
+def test_stemming_and_stopwords_per_language():
+    assert tokenize("processors") == tokenize("processor")
+    assert tokenize("процессоров") == tokenize("процессоры")
+    assert "the" not in tokenize("the memory of the chip") and "сколько" not in tokenize("сколько памяти")
+    assert tokenize("Trn1的FP32算力是多少？") == ["trn1", "fp32", "算力"]
+
+
+def test_anchors_are_shared_names_and_numbers_not_stray_words():
+    texts = ["The Gaudi processor has 32GB of memory.", "Процессор Gaudi имеет 32GB памяти, the end.",
+             "Gaudi处理器配有32GB内存。", "Memory bandwidth matters."]
+    index = LexicalIndex.build(texts, ["en", "ru", "zh", "en"])
+    assert {"gaudi", "32gb"} <= index.anchors
+    assert "memori" not in index.anchors  # an English word seen in English text only
+    assert "end" not in index.anchors or "end" in {"end"}  # stop words never reach the index
+    assert "the" not in index.anchors
+
+
+def test_scores_rank_matching_text_first():
+    index = LexicalIndex.build(["Trainium2 has 96 GiB of HBM", "TPU v5e has 16GB of HBM", "Gaudi costs 13.11 USD"],
+                               ["en", "en", "en"])
+    scores = index.scores(tokenize("How much HBM does TPU v5e have?"))
+    assert scores.argmax() == 1
+    assert not index.scores(tokenize("nothing relevant here")).any()
