@@ -12,7 +12,7 @@ export TRANSFORMERS_OFFLINE := 1
 
 EVAL_CONFIGS := --config e5-small --config e5-small-dense --config e5-small-lexical --config use-m3 --config e5-use-concat
 
-.PHONY: install model corpus index run test eval lint clean
+.PHONY: install model browser corpus index run test eval lint clean
 
 install: $(STAMP)
 
@@ -46,7 +46,14 @@ $(INDEX): $(wildcard corpus/*/*.md) | $(STAMP) $(E5_MODEL)
 run: install model index
 	$(BIN)/kb serve --host 127.0.0.1 --port 8000
 
-test: install model
+# The widget's tests drive Debian's Chromium (Playwright never downloads a browser here);
+# a CJK font makes Chinese text legible in screenshots.
+browser:
+	@test -x /usr/bin/chromium && fc-list 2>/dev/null | grep -qi "wenquanyi\|noto sans cjk" || { \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-wqy-zenhei; }
+
+test: install model browser
 	$(BIN)/python -m pytest
 
 # The full evaluation: both suites, every configuration; results go to eval/results/ (commit them).

@@ -50,6 +50,8 @@ class ArticleInfo:
     url: str | None
     path: str
     publisher: str
+    license: str = ""
+    body: str = ""
 
 
 @dataclass
@@ -83,7 +85,8 @@ class KnowledgeIndex:
 
 def _article_info(article: Article) -> ArticleInfo:
     return ArticleInfo(id=article.meta.id, title=article.meta.title, lang=article.meta.lang,
-                       url=article.meta.source.link(), path=article.path, publisher=article.meta.publisher)
+                       url=article.meta.source.link(), path=article.path, publisher=article.meta.publisher,
+                       license=article.meta.license, body=article.body)
 
 
 def _builds_dir(index_dir: Path) -> Path:

@@ -31,6 +31,19 @@ def slugify(heading: str) -> str:
     return re.sub(r"\s", "-", text) or "section"
 
 
+class AnchorNamer:
+    """Unique anchors in document order: "compute", then "compute-1" for a second "Compute"."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+
+    def __call__(self, heading: str) -> str:
+        anchor = slugify(heading)
+        count = self._seen.get(anchor, 0)
+        self._seen[anchor] = count + 1
+        return f"{anchor}-{count}" if count else anchor
+
+
 def _line_offsets(body: str) -> list[int]:
     offsets = [0]
     for line in body.split("\n"):
@@ -46,18 +59,14 @@ def parse_article(article: Article) -> tuple[list[Section], list[Block]]:
     sections: list[Section] = []
     blocks: list[Block] = []
     path: list[tuple[int, str]] = []
-    anchors: dict[str, int] = {}
+    name_anchor = AnchorNamer()
     heading_spans: list[tuple[int, int, tuple[str, ...], str]] = []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.level == 0:
             level = int(token.tag[1])
             title = tokens[i + 1].content.strip()
             path = [(lvl, t) for lvl, t in path if lvl < level] + [(level, title)]
-            anchor = slugify(title)
-            count = anchors.get(anchor, 0)
-            anchors[anchor] = count + 1
-            if count:
-                anchor = f"{anchor}-{count}"
+            anchor = name_anchor(title)
             heading_spans.append((lines[token.map[0]], lines[token.map[1]], tuple(t for _, t in path), anchor))
     if not heading_spans or heading_spans[0][0] > 0:
         heading_spans.insert(0, (0, 0, (article.meta.title,), "top"))

@@ -60,6 +60,11 @@ class Settings(BaseSettings):
     question_max_chars: int = Field(1000, ge=10)
     request_max_bytes: int = Field(16_384, ge=1024)
 
+    # The widget on other sites: origins allowed to call the API (same origin always works).
+    cors_allow_origins: list[str] = Field(default_factory=list, description='e.g. ["https://example.org"]; never "*" by default')
+    rate_limit_per_minute: int = Field(60, ge=1, description="requests per client address to /v1/ask and /v1/feedback")
+    feedback_db: Path = PROJECT_ROOT / "var" / "feedback.sqlite3"
+
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
 

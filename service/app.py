@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from litestar import Litestar
+from litestar import Litestar, Request
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
+from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 
 from kb import __version__
@@ -18,9 +20,14 @@ from kb.embedding.encoder import Encoder, load_encoder
 from kb.index import load_index
 from kb.retrieval import Retriever
 from kb.settings import Settings
+from service.feedback import FeedbackStore
 from service.problems import EXCEPTION_HANDLERS
 from service.routes.ask import ask_question
-from service.routes.health import demo_page, healthz, readyz
+from service.routes.feedback import give_feedback
+from service.routes.health import healthz, readyz
+from service.routes.pages import article_page, demo_page, embed_page, widget_js
+
+RATE_LIMITED_PATHS = ("/v1/ask", "/v1/feedback")
 
 log = logging.getLogger("kb.service")
 
@@ -50,11 +57,22 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     def startup(app: Litestar) -> None:
         if getattr(app.state, "runtime", None) is None:
             app.state.runtime = load_runtime(settings)
+        app.state.feedback = FeedbackStore(settings.feedback_db)
 
+    def throttled(request: Request) -> bool:
+        return request.url.path in RATE_LIMITED_PATHS and request.method == "POST"
+
+    # No CORS headers at all unless origins are configured: the default is closed, never "*".
+    cors = CORSConfig(allow_origins=list(settings.cors_allow_origins), allow_methods=["GET", "POST"],
+                      allow_headers=["Content-Type"], expose_headers=["Retry-After"]) \
+        if settings.cors_allow_origins else None
     return Litestar(
-        route_handlers=[ask_question, healthz, readyz, demo_page],
+        route_handlers=[ask_question, give_feedback, healthz, readyz, demo_page, embed_page, widget_js, article_page],
         on_startup=[startup],
         state=state,
+        cors_config=cors,
+        middleware=[RateLimitConfig(rate_limit=("minute", settings.rate_limit_per_minute),
+                                    check_throttle_handler=throttled).middleware],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=settings.request_max_bytes,
         openapi_config=OpenAPIConfig(title="AI hardware knowledge base", version=__version__, path="/schema"),

@@ -27,10 +27,10 @@ class ProblemError(HTTPException):
         self.extra = extra
 
 
-def problem(request: Request, status: int, title: str, detail: str, **extra) -> Response:
+def problem(request: Request, status: int, title: str, detail: str, headers: dict | None = None, **extra) -> Response:
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail,
             "instance": request.url.path, **extra}
-    return Response(content=body, status_code=status, media_type=PROBLEM_JSON)
+    return Response(content=body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
 def _validation(request: Request, exc: ValidationException) -> Response:
@@ -48,7 +48,13 @@ def _http(request: Request, exc: HTTPException) -> Response:
         return problem(request, 400, "Malformed JSON", f"the request body is not valid JSON ({exc.detail})")
     titles = {400: "Bad request", 404: "Not found", 405: "Method not allowed", 413: "Request body too large",
               415: "Unsupported media type", 429: "Too many requests", 503: "Service unavailable"}
-    return problem(request, exc.status_code, titles.get(exc.status_code, "HTTP error"), str(exc.detail))
+    # Keep the exception's headers (Allow on 405, RateLimit-* on 429) and give 429 a Retry-After.
+    headers = dict(exc.headers or {})
+    detail = str(exc.detail)
+    if exc.status_code == 429:
+        headers["Retry-After"] = str(max(1, int(headers.get("RateLimit-Reset", "60"))))
+        detail = f"too many requests from this address; retry in {headers['Retry-After']} s"
+    return problem(request, exc.status_code, titles.get(exc.status_code, "HTTP error"), detail, headers=headers)
 
 
 def _knowledge_base(request: Request, exc: KnowledgeBaseError) -> Response:

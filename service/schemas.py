@@ -71,3 +71,17 @@ class ReadyResponse(BaseModel):
     model: dict
     counts: dict
     corpus_hash: str
+
+
+class FeedbackRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=1000)
+    rating: Literal["up", "down"]
+    chunk_ids: list[str] = Field(default_factory=list, max_length=50, description="the citations shown with the answer")
+    answer: str | None = Field(None, max_length=5000)
+
+
+class FeedbackResponse(BaseModel):
+    id: int
+    index_build: str

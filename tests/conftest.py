@@ -51,8 +51,9 @@ def built_index_dir(tmp_path_factory, project_settings, default_encoder) -> Path
 
 
 @pytest.fixture(scope="session")
-def test_settings(project_settings, built_index_dir):
-    return project_settings.model_copy(update={"index_dir": built_index_dir})
+def test_settings(project_settings, built_index_dir, tmp_path_factory):
+    feedback = tmp_path_factory.mktemp("feedback") / "feedback.sqlite3"
+    return project_settings.model_copy(update={"index_dir": built_index_dir, "feedback_db": feedback})
 
 
 @pytest.fixture(scope="session")

@@ -105,7 +105,7 @@ def test_health_readiness_schema_and_demo(client, runtime):
     schema = client.get("/schema/openapi.json").json()
     assert "/v1/ask" in schema["paths"] and "AskRequest" in str(schema)
     page = client.get("/")
-    assert page.status_code == 200 and "/v1/ask" in page.text
+    assert page.status_code == 200 and "widget.js" in page.text
 
 
 def test_service_refuses_an_index_of_another_model(test_settings, tmp_path):
@@ -117,3 +117,64 @@ def test_service_refuses_an_index_of_another_model(test_settings, tmp_path):
     settings = test_settings.model_copy(update={"embedding_backend": EmbeddingBackend.USE_M3})
     with pytest.raises(IndexArtifactError, match="built with model e5-small"):
         load_runtime(settings, load_encoder(settings))
+
+
+def test_feedback_is_stored_with_the_index_version(client, runtime):
+    response = client.post("/v1/feedback", json={"question": "How much HBM?", "rating": "down", "chunk_ids": ["a:1-2"]})
+    assert response.status_code == 201
+    body = response.json()
+    assert body["index_build"] == runtime.manifest["build_id"]
+    stored = client.app.state.feedback.all()
+    assert any(r["id"] == body["id"] and r["rating"] == "down" and r["index_build"] == body["index_build"] for r in stored)
+
+
+@pytest.mark.parametrize("payload, words", [
+    ({"question": "q", "rating": "meh"}, "rating"),
+    ({"rating": "up"}, "question"),
+    ({"question": "q", "rating": "up", "chunk_ids": "a"}, "chunk_ids"),
+])
+def test_bad_feedback_gets_problem_details(client, payload, words):
+    assert words in _problem(client.post("/v1/feedback", json=payload), 422)["detail"]
+
+
+def _app_client(test_settings, runtime, **overrides):
+    from litestar.testing import TestClient
+
+    from service.app import create_app
+
+    return TestClient(create_app(test_settings.model_copy(update=overrides), runtime=runtime))
+
+
+def test_cors_allows_only_configured_origins(test_settings, runtime, tmp_path):
+    with _app_client(test_settings, runtime, cors_allow_origins=["http://allowed.test"],
+                     feedback_db=tmp_path / "f.sqlite3") as c:
+        ok = c.post("/v1/ask", json={"question": "TPU v5e HBM"}, headers={"Origin": "http://allowed.test"})
+        assert ok.headers.get("access-control-allow-origin") == "http://allowed.test"
+        other = c.post("/v1/ask", json={"question": "TPU v5e HBM"}, headers={"Origin": "http://evil.test"})
+        assert "access-control-allow-origin" not in other.headers
+    with _app_client(test_settings, runtime, feedback_db=tmp_path / "g.sqlite3") as c:  # default: no origins at all
+        closed = c.post("/v1/ask", json={"question": "TPU v5e HBM"}, headers={"Origin": "http://allowed.test"})
+        assert "access-control-allow-origin" not in closed.headers
+
+
+def test_rate_limit_returns_429_with_retry_after(test_settings, runtime, tmp_path):
+    with _app_client(test_settings, runtime, rate_limit_per_minute=2, feedback_db=tmp_path / "f.sqlite3") as c:
+        for _ in range(2):
+            assert c.post("/v1/ask", json={"question": "TPU v5e HBM", "top_k": 1}).status_code == 200
+        limited = c.post("/v1/ask", json={"question": "TPU v5e HBM", "top_k": 1})
+        body = _problem(limited, 429)
+        assert int(limited.headers["retry-after"]) > 0 and body["title"] == "Too many requests"
+        assert c.get("/healthz").status_code == 200  # only /v1/ask and /v1/feedback are limited
+
+
+def test_widget_script_is_cached_and_pages_exist(client):
+    script = client.get("/widget.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert "max-age" in script.headers["cache-control"] and script.headers["etag"]
+    assert client.get("/widget.js", headers={"If-None-Match": script.headers["etag"]}).status_code == 304
+    demo = client.get("/").text
+    assert '<script src="http://testserver.local/widget.js" data-endpoint="http://testserver.local" defer></script>' in demo
+    assert "&lt;script src=" in client.get("/embed").text
+    article = client.get("/articles/aws-trainium2-architecture")
+    assert article.status_code == 200 and 'id="trainium2-chip-components"' in article.text
+    _problem(client.get("/articles/no-such-article"), 404)

@@ -1,0 +1,54 @@
+"""The widget script, the demo page that embeds it, the snippet page and article pages."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from pathlib import Path
+
+from litestar import MediaType, Request, Response, get
+from litestar.datastructures import State
+from litestar.exceptions import NotFoundException
+
+from service.articles import render_article
+
+WIDGET_DIR = Path(__file__).resolve().parent.parent / "widget"
+WIDGET_JS = (WIDGET_DIR / "widget.js").read_bytes()
+WIDGET_ETAG = '"' + hashlib.sha256(WIDGET_JS).hexdigest()[:16] + '"'
+
+
+def _base(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+def snippet(base: str) -> str:
+    return f'<script src="{base}/widget.js" data-endpoint="{base}" defer></script>'
+
+
+@get("/widget.js", include_in_schema=False)
+async def widget_js(request: Request) -> Response:
+    headers = {"Cache-Control": "public, max-age=3600", "ETag": WIDGET_ETAG}
+    if request.headers.get("if-none-match") == WIDGET_ETAG:
+        return Response(content=b"", status_code=304, headers=headers)
+    return Response(content=WIDGET_JS, media_type="text/javascript; charset=utf-8", headers=headers)
+
+
+@get("/", include_in_schema=False, media_type=MediaType.HTML)
+async def demo_page(request: Request) -> str:
+    # The demo embeds the widget exactly as a site owner would: the one-line snippet.
+    template = (WIDGET_DIR / "demo.html").read_text(encoding="utf-8")
+    return template.replace("{{SNIPPET}}", snippet(_base(request)))
+
+
+@get("/embed", include_in_schema=False, media_type=MediaType.HTML)
+async def embed_page(request: Request) -> str:
+    template = (WIDGET_DIR / "embed.html").read_text(encoding="utf-8")
+    return template.replace("{{SNIPPET_TEXT}}", html.escape(snippet(_base(request))))
+
+
+@get("/articles/{article_id:str}", include_in_schema=False, media_type=MediaType.HTML)
+async def article_page(article_id: str, state: State) -> str:
+    info = state.runtime.retriever.index.articles.get(article_id)
+    if info is None:
+        raise NotFoundException(f"no article {article_id!r}")
+    return render_article(info)
