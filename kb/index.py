@@ -111,7 +111,7 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
     # that choosing them at question time is a dot product.
     spans = chunk_sentence_spans(chunks)
     sentence_vectors = encoder.encode_documents(
-        [normalize_for_matching(_body_text(chunks[c], s, e)) for c, s, e in spans], progress=progress)
+        [normalize_for_matching(_sentence_for_embedding(chunks[c], s, e)) for c, s, e in spans], progress=progress)
     lexical = LexicalIndex.build([c.embed_text for c in chunks], [c.lang for c in chunks])
 
     builds = _builds_dir(index_dir)
@@ -159,6 +159,17 @@ def _body_text(chunk: Chunk, start: int, end: int) -> str:
     return chunk.text[start - chunk.char_start:end - chunk.char_start]
 
 
+def _sentence_for_embedding(chunk: Chunk, start: int, end: int) -> str:
+    """A table row means little without its header: embed it with the column names (and the section)."""
+    text = _body_text(chunk, start, end)
+    if chunk.kind != "table":
+        return text
+    context, *rest = chunk.embed_text.split("\n")
+    lines = chunk.text.split("\n")
+    header = lines[0] if len(lines) > 1 and not _row_units(lines[1]) else (rest[0] if rest else "")
+    return f"{context}\n{header}\n{text}"
+
+
 def _row_units(line: str) -> list[tuple[int, int]]:
     """A table row's quotable units: its prose cells when it has any, else the whole row."""
     if not line.strip().strip("|").replace("-", "").replace(":", "").replace("|", "").strip():
@@ -179,8 +190,12 @@ def chunk_sentence_spans(chunks: list[Chunk]) -> list[tuple[int, int, int]]:
     for i, chunk in enumerate(chunks):
         if chunk.kind == "table":
             pos = chunk.char_start
-            for line in chunk.text.split("\n"):
-                spans.extend((i, pos + s, pos + e) for s, e in _row_units(line))
+            lines = chunk.text.split("\n")
+            # A header row names columns; it answers nothing, so it is never quoted.
+            header = 0 if len(lines) > 1 and not _row_units(lines[1]) else -1
+            for number, line in enumerate(lines):
+                if number != header:
+                    spans.extend((i, pos + s, pos + e) for s, e in _row_units(line))
                 pos += len(line) + 1
         else:
             spans.extend((i, chunk.char_start + s, chunk.char_start + e) for s, e in sentence_spans(chunk.text))

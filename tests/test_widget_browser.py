@@ -88,6 +88,9 @@ def sites(tmp_path_factory, built_index_dir):
             f'<body><h1>A host page</h1><script src="{api}/widget.js" data-endpoint="{api}" data-open="true" defer></script></body></html>')
     for folder in (allowed_dir, other_dir):
         (folder / "plain.html").write_text(page.replace("{style}", ""), encoding="utf-8")
+        (folder / "zh.html").write_text(page.replace("{style}", "").replace('lang="en"', 'lang="zh-CN"'), encoding="utf-8")
+        (folder / "ru-option.html").write_text(page.replace("{style}", "").replace("data-open", 'data-lang="ru" data-open'),
+                                               encoding="utf-8")
         (folder / "hostile.html").write_text(page.replace("{style}", f"<style>{HOSTILE_CSS}</style>"), encoding="utf-8")
     yield {"api": api, "allowed": allowed_url, "other": other_url, "feedback": tmp / "feedback.sqlite3"}
     process.terminate()
@@ -177,6 +180,15 @@ def test_host_css_does_not_change_the_widget(browser, sites):
                        for sel in (".panel", "header", "textarea", "form button", "button.launcher")]
         page.close()
     assert boxes["plain"] == boxes["hostile"]
+
+
+@pytest.mark.parametrize("page_name, expected", [("zh.html", "AI 硬件问答"), ("ru-option.html", "Вопросы об оборудовании для ИИ"),
+                                                 ("plain.html", "Ask about AI hardware")])
+def test_interface_language_follows_option_or_page(browser, sites, page_name, expected):
+    page = browser.new_page()
+    page.goto(f"{sites['allowed']}/{page_name}")
+    assert page.locator("kb-chat header .heading").inner_text() == expected
+    page.close()
 
 
 def test_narrow_screen(browser, sites):
