@@ -24,6 +24,7 @@ import numpy as np
 from kb.calibration import LanguageCalibration, calibration_for
 from kb.embedding.encoder import Encoder
 from kb.errors import QuestionError
+from kb.glossary import Glossary, load_glossary
 from kb.index import KnowledgeIndex
 from kb.language import detect_language
 from kb.lexical import tokenize
@@ -48,8 +49,9 @@ class QueryScores:
 
 class Retriever:
     def __init__(self, index: KnowledgeIndex, encoder: Encoder, max_per_article: int = 0,
-                 mode: Mode = "hybrid", lexical_weight: float = 2.0) -> None:
+                 mode: Mode = "hybrid", lexical_weight: float = 2.0, glossary: Glossary | None = None) -> None:
         self.index = index
+        self.glossary = glossary
         self.encoder = encoder
         self.max_per_article = max_per_article
         self.mode = mode
@@ -58,8 +60,9 @@ class Retriever:
 
     @classmethod
     def from_settings(cls, index: KnowledgeIndex, encoder: Encoder, settings) -> Retriever:
+        glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
         return cls(index, encoder, settings.max_chunks_per_article, settings.retrieval_mode,
-                   settings.fusion_lexical_weight)
+                   settings.fusion_lexical_weight, glossary)
 
     def score(self, question: str, mode: Mode | None = None) -> QueryScores:
         text = normalize_for_matching(question).strip()
@@ -84,8 +87,16 @@ class Retriever:
         if lang is None:
             scores = same
         else:
-            across = lex.scores(lex.anchor_tokens(tokens))
-            scores = np.where(self.index.chunk_langs == lang, same, across)
+            scores = same.copy()
+            anchors = lex.anchor_tokens(tokens)
+            for target in ("en", "ru", "zh"):
+                if target == lang:
+                    continue
+                mask = self.index.chunk_langs == target
+                if mask.any():
+                    translated = self.glossary.translate(tokens, lang, target) if self.glossary else []
+                    scores[mask] = lex.scores(anchors + translated)[mask]
+            scores = np.where(self.index.chunk_langs == lang, same, scores)
         top = float(scores.max()) if scores.size else 0.0
         return scores / top if top > 0 else np.zeros_like(scores)
 

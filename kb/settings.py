@@ -48,6 +48,7 @@ class Settings(BaseSettings):
     # Retrieval and answers; the values are chosen by the evaluation suite (see README, Evaluation).
     retrieval_mode: Literal["dense", "lexical", "hybrid"] = "hybrid"
     fusion_lexical_weight: float = Field(2.0, ge=0.0, le=20.0, description="weight of BM25 (scaled to [0, 1]) next to calibrated dense scores")
+    use_glossary: bool = Field(True, description="carry question terms across languages with corpus/glossary.yaml")
     max_chunks_per_article: int = Field(0, ge=0, description="0 means no cap")
     # `kb eval --sweep`: the best abstention F1 that loses no answerable question of the suite is any
     # threshold in (2.41, 3.42]; near-miss questions (a known chip, an attribute the corpus lacks) score

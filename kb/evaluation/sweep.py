@@ -13,11 +13,14 @@ CAPS = (0, 2, 3)
 
 
 def sweep_fusion(index, encoder, settings, questions_path: Path) -> list[dict]:
+    from kb.glossary import load_glossary
+
     questions = load_kb_questions(questions_path)
+    glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
     rows = []
     for cap in CAPS:
         for weight in WEIGHTS:
-            retriever = Retriever(index, encoder, cap, "hybrid", weight)
+            retriever = Retriever(index, encoder, cap, "hybrid", weight, glossary)
             result = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)
             overall = result["summary"]["overall"]
             worst = min(result["summary"]["by_pair"].items(), key=lambda kv: kv[1]["recall@5"]["mean"])

@@ -1,0 +1,44 @@
+"""A small domain glossary (corpus/glossary.yaml) that carries question terms across languages.
+
+Only the lexical leg uses it: a Russian question's "память" adds "memory"
+to the tokens searched in English passages, "内存" in Chinese ones.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from kb.lexical import tokenize
+
+LANGS = ("en", "ru", "zh")
+
+
+class Glossary:
+    def __init__(self, entries: list[dict[str, list[str]]]) -> None:
+        # For every entry and language: the token sequences its terms become.
+        self._entries = [{lang: [tuple(tokenize(term)) for term in entry.get(lang, [])] for lang in LANGS}
+                         for entry in entries]
+
+    @classmethod
+    def load(cls, path: Path) -> Glossary:
+        if not path.exists():
+            return cls([])
+        return cls(yaml.safe_load(path.read_text(encoding="utf-8")) or [])
+
+    def translate(self, tokens: list[str], source: str, target: str) -> list[str]:
+        """Tokens of the target-language terms of every entry whose source term occurs in ``tokens``."""
+        present = set(tokens)
+        out: list[str] = []
+        for entry in self._entries:
+            if any(term and set(term) <= present for term in entry.get(source, [])):
+                for term in entry.get(target, []):
+                    out.extend(term)
+        return out
+
+
+@lru_cache(maxsize=4)
+def load_glossary(path: Path) -> Glossary:
+    return Glossary.load(path)
