@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from kb.calibration import calibrated
 from kb.index import KnowledgeIndex
 from kb.lexical import tokenize
 from kb.models import Hit
@@ -64,7 +65,7 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         return []
     raw = index.sentence_vectors[rows] @ scores.query_vector
     langs = index.chunk_langs[index.sentence_spans[rows, 0]]
-    dense = retriever.calibration.apply(raw, scores.lang, langs) if retriever.calibration else (raw - raw.mean()) / (raw.std() or 1)
+    dense = calibrated(retriever.calibration, raw, scores.lang, langs)
     question = set(tokenize(scores.question))
     overlap = np.zeros(rows.size, dtype=np.float32)
     if question:

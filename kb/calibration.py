@@ -42,6 +42,14 @@ class LanguageCalibration:
         return out
 
 
+def calibrated(calibration: LanguageCalibration | None, raw: np.ndarray, qlang: str | None,
+               doc_langs: np.ndarray) -> np.ndarray:
+    """Calibrated scores; for a model without a calibration, plain standardization over ``raw``."""
+    if calibration is not None:
+        return calibration.apply(raw, qlang, doc_langs)
+    return ((raw - raw.mean()) / (raw.std() or 1.0)).astype(np.float32)
+
+
 def _key(model_id: str, weights_hash: str) -> str:
     return f"{model_id}@{weights_hash}"
 

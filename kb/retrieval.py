@@ -21,7 +21,7 @@ from typing import Literal
 
 import numpy as np
 
-from kb.calibration import LanguageCalibration, calibration_for
+from kb.calibration import LanguageCalibration, calibrated, calibration_for
 from kb.embedding.encoder import Encoder
 from kb.errors import QuestionError
 from kb.glossary import Glossary, load_glossary
@@ -72,10 +72,7 @@ class Retriever:
         lang = detect_language(question)
         vector = self.encoder.encode_queries([text])[0]
         raw = self.index.all_scores(vector)
-        if self.calibration is not None:
-            dense = self.calibration.apply(raw, lang, self.index.chunk_langs)
-        else:  # a model without calibration: plain standardization per question
-            dense = (raw - raw.mean()) / (raw.std() or 1.0)
+        dense = calibrated(self.calibration, raw, lang, self.index.chunk_langs)
         lexical = self._lexical(text, lang)
         fused = {"dense": dense, "lexical": lexical, "hybrid": dense + self.lexical_weight * lexical}[mode]
         return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, lexical=lexical, fused=fused)
