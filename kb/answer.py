@@ -95,7 +95,10 @@ def ask(retriever: Retriever, question: str, top_k: int, min_score: float = floa
     started = time.perf_counter()
     scores = retriever.score(question, mode)
     hits = retriever.rank(scores, top_k)
-    answerable = bool(hits) and hits[0].score >= min_score
+    # The evidence strength is the hybrid score whatever the ranking mode, so one calibrated
+    # threshold serves dense, lexical and hybrid requests alike.
+    strength = float((scores.dense + retriever.lexical_weight * scores.lexical).max()) if hits else float("-inf")
+    answerable = bool(hits) and strength >= min_score
     role = "evidence" if answerable else "related"
     citations = [citation_for(h, n, retriever.index, role) for n, h in enumerate(hits, start=1)]
     answer = None
@@ -113,6 +116,7 @@ def ask(retriever: Retriever, question: str, top_k: int, min_score: float = floa
         "lang": scores.lang,
         "mode": mode or retriever.mode,
         "answerable": answerable,
+        "evidence_score": round(strength, 4) if hits else None,
         "answer": answer,
         "citations": [asdict(c) for c in citations],
         "specs": [],

@@ -164,7 +164,8 @@ def _print_result(result: dict) -> None:
                   f"{cell(block, 'recall@5'):>6s} {cell(block, 'recall@10'):>6s} {cell(block, 'mrr@10'):>7s}")
         a = s["abstention"]
         print(f"  abstention: precision {a['precision']:.3f} recall {a['recall']:.3f} "
-              f"({a['unanswerable_questions']} unanswerable); spec exact match {s['spec_exact_match']['accuracy']:.3f}")
+              f"({a['unanswerable_questions']} unanswerable); spec exact match {s['spec_exact_match']['accuracy']:.3f}; "
+              f"answers quoting the evidence {s['answer_support']['rate']:.3f}")
     else:
         for name, block in result["settings"].items():
             pairs = "  ".join(f"{p} {cell(b, 'ndcg@10')}" for p, b in block["by_pair"].items())

@@ -58,6 +58,7 @@ class AskResponse(BaseModel):
     lang: str | None = Field(description="detected language of the question: en, ru, zh, or null")
     mode: str
     answerable: bool
+    evidence_score: float | None = Field(description="hybrid score of the best passage; below answer_min_score the question is unanswerable")
     answer: AnswerOut | None
     citations: list[CitationOut]
     specs: list[dict]

@@ -12,7 +12,7 @@ def test_ask_returns_the_documented_body(client):
     response = client.post("/v1/ask", json={"question": "How much memory does a Trainium2 chip have?", "top_k": 3})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"question", "lang", "mode", "answerable", "answer", "citations", "specs", "took_ms"}
+    assert set(body) == {"question", "lang", "mode", "answerable", "evidence_score", "answer", "citations", "specs", "took_ms"}
     assert body["lang"] == "en" and body["specs"] == [] and body["answerable"] is True and body["mode"] == "hybrid"
     assert [c["n"] for c in body["citations"]] == [1, 2, 3]
     for citation in body["citations"]:

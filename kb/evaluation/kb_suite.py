@@ -64,11 +64,16 @@ def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, 
         run[q.id] = {c["chunk_id"]: float(c["score"]) for c in body["citations"]}
         row = {"id": q.id, "lang": q.lang, "kind": q.kind, "question": q.question,
                "answerable_expected": q.answerable, "answerable_predicted": body["answerable"],
-               "top_score": body["citations"][0]["score"] if body["citations"] else None,
+               "top_score": body["evidence_score"],
                "answer": body["answer"]["text"] if body["answer"] else None,
                "retrieved": [c["chunk_id"] for c in body["citations"]]}
         if q.answerable:
             qrels[q.id] = relevant_chunks(index, spans[q.id])
+            quoted = [(c["article_id"], c["quote_start"], c["quote_end"]) for c in body["citations"]
+                      if c.get("quote_start") is not None]
+            # The answer is supported when one of its quoted sentences overlaps the labelled evidence.
+            row["answer_supported"] = any(a == ea and s < ee and es < e
+                                          for a, s, e in quoted for ea, es, ee in spans[q.id])
             row["doc_lang"] = langs[q.evidence[0].article]
             row["relevant"] = sorted(qrels[q.id])
         if q.expected is not None:
@@ -96,6 +101,7 @@ def summarize_kb(rows: list[dict]) -> dict:
     abstained = [r for r in rows if not r["answerable_predicted"]]
     true_abstentions = [r for r in abstained if not r["answerable_expected"]]
     spec_rows = [r for r in rows if "spec_match" in r]
+    supported = [r["answer_supported"] for r in rows if "answer_supported" in r]
     return {
         "overall": block(ranked),
         "by_pair": {pair: block(group) for pair, group in sorted(by_pair.items())},
@@ -110,5 +116,7 @@ def summarize_kb(rows: list[dict]) -> dict:
         "spec_exact_match": {"questions": len(spec_rows),
                              "accuracy": round(sum(r["spec_match"] for r in spec_rows) / len(spec_rows), 4)
                              if spec_rows else 0.0},
+        "answer_support": {"questions": len(supported),
+                           "rate": round(sum(supported) / len(supported), 4) if supported else 0.0},
         "counts": {"questions": len(rows), "answerable": len(ranked), "unanswerable": len(unanswerable)},
     }

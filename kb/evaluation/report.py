@@ -62,6 +62,9 @@ def markdown_report(result: dict, chart_name: str) -> str:
                 f"{s['abstention']['unanswerable_questions']} unanswerable questions; the system abstained on "
                 f"{s['abstention']['abstained']} questions: precision {s['abstention']['precision']:.3f}, "
                 f"recall {s['abstention']['recall']:.3f}, answerable questions lost {s['abstention']['answerable_lost']}.", "",
+                "## Answers", "",
+                f"Share of answerable questions whose extractive answer quotes a sentence that overlaps the labelled "
+                f"evidence: {s['answer_support']['rate']:.3f} ({s['answer_support']['questions']} questions).", "",
                 "## Spec questions", "",
                 f"Exact value match on {s['spec_exact_match']['questions']} spec questions: "
                 f"{s['spec_exact_match']['accuracy']:.3f} (counts a `specs` entry with the expected value and unit).", "",
