@@ -78,6 +78,7 @@ class SentenceTransformerEncoder:
         first = self._model[0]
         self._count = getattr(first, "count_tokens", None)
         self._prompts = self._model.prompts or {}
+        self._weights_hash: str | None = None
 
     def encode_queries(self, texts: list[str]) -> np.ndarray:
         vectors = self._model.encode_query(list(texts), batch_size=self.batch_size,
@@ -98,7 +99,12 @@ class SentenceTransformerEncoder:
         return len(self._model.tokenizer(prompt + text, add_special_tokens=True)["input_ids"])
 
     def weights_hash(self) -> str:
-        """A digest of the weight files, so an index can tell which model made it."""
+        """A digest of the weight files, so an index can tell which model made it (computed once: ~1 s)."""
+        if self._weights_hash is None:
+            self._weights_hash = self._hash_weights()
+        return self._weights_hash
+
+    def _hash_weights(self) -> str:
         digest = hashlib.sha256()
         files = sorted(p for p in self.folder.rglob("*") if p.is_file())
         if self.backend is EmbeddingBackend.USE_M3:
