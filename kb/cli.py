@@ -190,26 +190,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
             print(f"{config}: " + ", ".join(f"{k} {v:.4f}" for k, v in offsets.items()))
         return 0
     if args.sweep:
-        from kb.embedding.encoder import load_encoder
-        from kb.evaluation.runner import KB_QUESTIONS, kb_index_for
-        from kb.evaluation.sweep import sweep_fusion, sweep_report
-        from kb.settings import PROJECT_ROOT
+        from kb.evaluation.runner import run_sweep
 
-        config = default_config_name(settings)
-        encoder = load_encoder(settings)
-        index = kb_index_for(settings, encoder, PROJECT_ROOT / "var" / "eval" / "indexes" / config, not args.quiet)
-        from kb.evaluation.datasets import load_kb_questions
-        from kb.evaluation.kb_suite import run_kb_suite
-        from kb.evaluation.sweep import abstention_thresholds, choose_threshold
-        from kb.retrieval import Retriever
-
-        report = sweep_report(sweep_fusion(index, encoder, settings, KB_QUESTIONS), encoder.model_id)
-        run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, settings),
-                           settings.corpus_dir, float("-inf"), progress=False)
-        chosen = choose_threshold(abstention_thresholds(run))
-        report += (f"\n## Abstention threshold (current fusion settings)\n\nBest abstention F1 while losing no "
-                   f"answerable question: answer_min_score = {chosen['threshold']} (recall {chosen['recall']:.3f}, "
-                   f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}).\n")
+        config, report = run_sweep(settings, progress=not args.quiet)
         print(report)
         if not args.no_write:
             (args.results_dir / f"sweep-fusion-{config}.md").write_text(report, encoding="utf-8")

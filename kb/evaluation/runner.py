@@ -16,6 +16,12 @@ EVAL_DIR = PROJECT_ROOT / "eval"
 RESULTS_DIR = EVAL_DIR / "results"
 KB_QUESTIONS = EVAL_DIR / "datasets" / "kb-questions.jsonl"
 XQUAD_DIR = EVAL_DIR / "datasets" / "xquad-r"
+WORK_DIR = PROJECT_ROOT / "var" / "eval"  # rebuildable: per-configuration indexes and embedding caches
+CACHE_DIR = WORK_DIR / "cache"
+
+
+def eval_index_dir(config: str) -> Path:
+    return WORK_DIR / "indexes" / config
 
 
 def _header(suite: str, config: str, settings: Settings, encoder: Encoder) -> dict:
@@ -51,7 +57,7 @@ def run_kb(config: str, base: Settings, progress: bool = True, encoder: Encoder 
     settings = settings_for(config, base) if config in CONFIGS else base
     encoder = encoder or load_encoder(settings)
     if index is None:
-        index = kb_index_for(settings, encoder, PROJECT_ROOT / "var" / "eval" / "indexes" / config, progress)
+        index = kb_index_for(settings, encoder, eval_index_dir(config), progress)
     retriever = Retriever.from_settings(index, encoder, settings)
     result = _header("kb", config, settings, encoder)
     result["index"] = {"build_id": index.manifest["build_id"], "chunks": index.manifest["counts"]["chunks"],
@@ -67,7 +73,7 @@ def run_xquad_suite(config: str, base: Settings, progress: bool = True) -> dict:
     settings = settings_for(config, base)
     encoder = load_encoder(settings)
     result = _header("xquad-r", config, settings, encoder)
-    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, PROJECT_ROOT / "var" / "eval" / "cache", progress))
+    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress))
     return result
 
 
@@ -79,10 +85,30 @@ def calibrate(config: str, base: Settings, progress: bool = True) -> dict:
     settings = settings_for(config, base)
     encoder = load_encoder(settings)
     offsets, scales = measure_language_calibration(load_xquad(XQUAD_DIR), encoder,
-                                                   PROJECT_ROOT / "var" / "eval" / "cache", progress)
+                                                   CACHE_DIR, progress)
     write_calibration(encoder.model_id, encoder.weights_hash(), offsets, scales,
                       source="kb eval --calibrate: XQuAD-R, 3,570 questions x 720 paragraphs, unrelated pairs only")
     return offsets
+
+
+def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
+    """The fusion sweep and the abstention threshold for the configured setup: (config name, Markdown report)."""
+    from kb.evaluation.configs import default_config_name
+    from kb.evaluation.kb_suite import run_kb_suite
+    from kb.evaluation.sweep import abstention_thresholds, choose_threshold, sweep_fusion, sweep_report
+    from kb.retrieval import Retriever
+
+    config = default_config_name(base)
+    encoder = load_encoder(base)
+    index = kb_index_for(base, encoder, eval_index_dir(config), progress)
+    report = sweep_report(sweep_fusion(index, encoder, base, KB_QUESTIONS), encoder.model_id)
+    run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, base),
+                       base.corpus_dir, float("-inf"), progress=False)
+    chosen = choose_threshold(abstention_thresholds(run))
+    report += (f"\n## Abstention threshold (current fusion settings)\n\nBest abstention F1 while losing no "
+               f"answerable question: answer_min_score = {chosen['threshold']} (recall {chosen['recall']:.3f}, "
+               f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}).\n")
+    return config, report
 
 
 def load_result(suite: str, config: str, results_dir: Path = RESULTS_DIR) -> dict:
