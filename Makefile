@@ -38,9 +38,9 @@ corpus: install
 
 index: $(INDEX)
 
-# Rebuilt when an article changes; `kb build` is atomic, so an interrupted
-# build leaves the previous index in place.
-$(INDEX): $(wildcard corpus/*/*.md) | $(STAMP) $(E5_MODEL)
+# Rebuilt when an article, a spec file or the artifact's format changes; `kb build`
+# is atomic, so an interrupted or failed build leaves the previous index in place.
+$(INDEX): $(wildcard corpus/*/*.md) $(wildcard corpus/specs/*.yaml) kb/index.py | $(STAMP) $(E5_MODEL)
 	$(BIN)/kb build
 
 run: install model index

@@ -5,6 +5,14 @@ top passages, each copied character for character, each followed by an
 ``[n]`` marker of the citation it comes from, whose ``quote_start`` /
 ``quote_end`` locate it in the article. Below ``min_score`` the question is
 unanswerable: ``answer`` is null and the passages are returned as related.
+Two more signals decline a question whatever its score (``abstain_reason``):
+it names something the corpus never mentions ("unknown_name"), or it asks a
+known entity for an attribute the fact table has no value of ("no_fact").
+
+Spec questions ("how much HBM does Gaudi have?") also get ``specs``, entries of
+the fact table with value, unit and source sentence, and ``spec_answer``, the
+lookup, comparison or ranking stated in the question's language. A spec answer
+never replaces the passages: they are the evidence a reader checks it against.
 
 The field names are a public contract (the widget and outside clients read
 them); ``service/schemas.py`` declares the same shape for the OpenAPI schema.
@@ -18,10 +26,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from kb.calibration import calibrated
+from kb.coverage import unknown_names
 from kb.index import KnowledgeIndex
 from kb.lexical import tokenize
 from kb.models import Hit
 from kb.retrieval import Mode, QueryScores, Retriever
+from kb.specs import lookup
 
 ANSWER_FROM_TOP = 3  # passages the answer may quote
 SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
@@ -98,7 +108,18 @@ def ask(retriever: Retriever, question: str, top_k: int, min_score: float = floa
     # The evidence strength is the hybrid score whatever the ranking mode, so one calibrated
     # threshold serves dense, lexical and hybrid requests alike.
     strength = float((scores.dense + retriever.lexical_weight * scores.lexical).max()) if hits else float("-inf")
-    answerable = bool(hits) and strength >= min_score
+    query, spec = lookup(retriever.index.facts, question, scores.lang)
+    unknown = unknown_names(question, retriever.index.words, scores.lang)
+    reason = None if hits and strength >= min_score else "weak_evidence"
+    if unknown:
+        reason = "unknown_name"  # the question is about something the corpus never names
+    elif spec is not None and spec.found:
+        reason = None if hits else reason  # the fact table holds the answer, with its source sentence
+    elif spec is not None and spec.missing:
+        # A chip the corpus knows, an attribute it knows, and no such fact anywhere: passages
+        # about that chip would answer a different question, so say the corpus lacks it.
+        reason = "no_fact"
+    answerable = reason is None
     role = "evidence" if answerable else "related"
     citations = [citation_for(h, n, retriever.index, role) for n, h in enumerate(hits, start=1)]
     answer = None
@@ -116,9 +137,12 @@ def ask(retriever: Retriever, question: str, top_k: int, min_score: float = floa
         "lang": scores.lang,
         "mode": mode or retriever.mode,
         "answerable": answerable,
+        "abstain_reason": reason,
+        "unknown_names": unknown,
         "evidence_score": round(strength, 4) if hits else None,
         "answer": answer,
         "citations": [asdict(c) for c in citations],
-        "specs": [],
+        "specs": spec.entries if spec else [],
+        "spec_answer": spec.summary if spec else None,
         "took_ms": round((time.perf_counter() - started) * 1000, 1),
     }

@@ -69,12 +69,15 @@ def cmd_build(args: argparse.Namespace) -> int:
 def _print_answer(body: dict) -> None:
     width = 100
     print(f"Q: {body['question']}  [{body['lang'] or '?'}]  {body['mode']}, {body['took_ms']} ms")
+    _print_specs(body)
     if body["answer"]:
         print()
         for line in textwrap.wrap("A: " + " ".join(body["answer"]["text"].split()), width):
             print(line)
     elif body["citations"]:
-        print("\nNo confident answer; related passages:")
+        why = {"unknown_name": f"the corpus never mentions {', '.join(body.get('unknown_names') or [])}",
+               "no_fact": (body.get("spec_answer") or {}).get("text", "")}.get(body.get("abstain_reason") or "", "")
+        print("\nNo confident answer" + (f" ({why})" if why else "") + "; related passages:")
     if not body["citations"]:
         print("No passages found.")
     for c in body["citations"]:
@@ -89,6 +92,20 @@ def _print_answer(body: dict) -> None:
                 print("    " + line)
         source = c["url"] or c["article_id"]
         print(f"    source: {source}  chars {c['char_start']}-{c['char_end']}")
+
+
+def _print_specs(body: dict) -> None:
+    if not body.get("specs"):
+        return
+    print()
+    if body.get("spec_answer"):
+        for line in textwrap.wrap("Spec: " + body["spec_answer"]["text"], 100):
+            print(line)
+    for spec in body["specs"]:
+        flag = "  [sources disagree]" if spec["conflict"] else ""
+        print(f"  - {spec['display']}{flag}")
+        print(f"    \"{textwrap.shorten(' '.join(spec['quote'].split()), 90, placeholder=' …')}\"  "
+              f"({spec['citation']['title']})")
 
 
 def _top_k(args: argparse.Namespace, settings: Settings) -> int:
@@ -235,6 +252,53 @@ def cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_specs(args: argparse.Namespace) -> int:
+    """The fact table, from the index artifact: no model is loaded."""
+    from kb.index import read_manifest
+    from kb.specs.facts import FactTable
+    from kb.specs.present import entry
+
+    settings = _settings(args)
+    read_manifest(settings.index_dir)
+    table = FactTable.load(settings.index_dir)
+    attribute = args.attribute
+    if attribute and attribute not in table.vocabulary.attributes:
+        close = table.close_attributes(attribute)
+        raise KnowledgeBaseError(f"unknown attribute {attribute!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+    if args.entity:
+        eid = table.resolve_entity(args.entity)
+        if eid is None:
+            close = table.close_entities(args.entity)
+            raise KnowledgeBaseError(f"unknown entity {args.entity!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+        facts = table.about(eid, attribute)
+    elif attribute:
+        facts = [f for f in table.facts if f.attribute == attribute]
+    else:
+        rows = [{"entity": e.id, "name": e.name, "kind": e.kind, "facts": len(table.about(e.id)),
+                 "attributes": table.attributes_of(e.id)} for e in table.vocabulary.entities.values()]
+        if args.json:
+            print(json.dumps(rows, ensure_ascii=False, indent=2))
+            return 0
+        print(f"{len(table.facts)} facts, {sum(f.conflict for f in table.facts)} in disagreement between sources\n")
+        print(f"{'entity':24} {'kind':12} {'facts':>5}  attributes")
+        for r in rows:
+            print(f"{r['entity']:24} {r['kind']:12} {r['facts']:5}  {textwrap.shorten(', '.join(r['attributes']), 70)}")
+        return 0
+    entries = [entry(f, table, args.lang) for f in facts]
+    if args.json:
+        print(json.dumps(entries, ensure_ascii=False, indent=2))
+        return 0
+    print(f"{'attribute':22} {'value':>16}  {'qualifier':34} source")
+    for e in entries:
+        value = e["value_display"].split(" (")[0].split("（")[0]
+        flag = " !" if e["conflict"] else ""
+        print(f"{e['attribute']:22} {value:>16}  {textwrap.shorten(e['qualifier'] or '-', 34):34} "
+              f"{e['citation']['location']}{flag}")
+    if any(e["conflict"] for e in entries):
+        print("\n! sources disagree on this value; each is listed with its source")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kb", description="Multilingual knowledge base about AI training hardware.")
     parser.add_argument("--index-dir", type=Path, help="index artifact folder (default var/index)")
@@ -270,6 +334,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=["dense", "lexical", "hybrid"], help="retrieval mode (default from settings)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("specs", help="print the fact table: all entities, or one entity's facts with sources")
+    p.add_argument("entity", nargs="?", help="entity id or name, e.g. gaudi2 or 'TPU v5p'")
+    p.add_argument("--attribute", help="only this attribute, e.g. memory_capacity")
+    p.add_argument("--lang", choices=["en", "ru", "zh"], default="en", help="language of labels and values")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_specs)
 
     p = sub.add_parser("serve", help="serve the HTTP API and the widget demo")
     p.add_argument("--host")

@@ -7,6 +7,7 @@
     +-- ModelNotInstalledError    an embedding model folder is missing
     +-- IndexArtifactError        the index directory is missing, partial or stale
     +-- QuestionError             a question is empty, too long or otherwise unusable
+    +-- SpecError                 a fact or the spec vocabulary is wrong (names file and line)
 
 Every message says what went wrong and what to do next, because the person
 reading it is a curator or an operator, not the author of this code.
@@ -21,6 +22,7 @@ __all__ = [
     "KnowledgeBaseError",
     "ModelNotInstalledError",
     "QuestionError",
+    "SpecError",
 ]
 
 
@@ -50,3 +52,11 @@ class IndexArtifactError(KnowledgeBaseError):
 
 class QuestionError(KnowledgeBaseError):
     """A question cannot be answered as asked (empty, too long)."""
+
+
+class SpecError(KnowledgeBaseError):
+    """A fact, table reading or vocabulary entry is wrong: the message names the file and line."""
+
+    def __init__(self, location: str, problem: str) -> None:
+        self.location, self.problem = location, problem
+        super().__init__(f"{location}: {problem}")

@@ -8,6 +8,7 @@
         articles.json      title, language, source link of each article
         sentences.npz      every sentence (table row) of every chunk: spans and vectors, for answers
         bm25/, lexical.json  the BM25 index and the cross-language anchor vocabulary
+        facts.json         the spec fact table (kb.specs) with its vocabulary
 
 A build is written into a fresh folder and published by atomically replacing
 the symlink, so a build that fails or is interrupted leaves the previous
@@ -30,16 +31,18 @@ import numpy as np
 from kb import __version__
 from kb.chunking import ChunkerSettings, chunk_article
 from kb.corpus import corpus_hash, load_corpus
+from kb.coverage import corpus_words
 from kb.embedding.encoder import Encoder
 from kb.errors import IndexArtifactError
 from kb.lexical import LexicalIndex
 from kb.models import Article, Chunk
 from kb.sentences import sentence_spans
+from kb.specs.facts import FACTS_JSON, FactTable, specs_hash
 from kb.textnorm import normalize_for_matching
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 MANIFEST = "manifest.json"
-_FILES = (MANIFEST, "vectors.faiss", "chunks.jsonl", "articles.json", "sentences.npz", LexicalIndex.FILE)
+_FILES = (MANIFEST, "vectors.faiss", "chunks.jsonl", "articles.json", "sentences.npz", LexicalIndex.FILE, FACTS_JSON)
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,12 @@ class KnowledgeIndex:
     lexical: LexicalIndex
     sentence_spans: np.ndarray  # (n, 3): chunk index, body start, body end
     sentence_vectors: np.ndarray  # (n, dimension), L2-normalized
+    facts: FactTable
 
     def __post_init__(self) -> None:
         self.chunk_langs = np.array([c.lang for c in self.chunks])
         self.chunk_position = {c.chunk_id: i for i, c in enumerate(self.chunks)}
+        self.words = corpus_words(a.body for a in self.articles.values())
 
     def search_vectors(self, query_vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         k = min(k, len(self.chunks))
@@ -100,6 +105,8 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
 
     started = time.perf_counter()
     articles = load_corpus(corpus_dir)
+    # Facts are checked first: a bad one fails the build before any embedding work, naming file and line.
+    facts = FactTable.build(corpus_dir, articles)
     chunks = [c for a in articles for c in chunk_article(a, encoder.count_tokens, chunker)]
     too_long = [c.chunk_id for c in chunks if encoder.count_tokens(c.embed_text) > encoder.max_tokens]
     if too_long:
@@ -126,6 +133,7 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
         np.savez(staging / "sentences.npz", spans=np.asarray(spans, dtype=np.int64).reshape(-1, 3),
                  vectors=np.asarray(sentence_vectors, dtype=np.float32))
         lexical.save(staging)
+        facts.save(staging)
         with (staging / "chunks.jsonl").open("w", encoding="utf-8") as handle:
             for chunk in chunks:
                 handle.write(chunk.model_dump_json() + "\n")
@@ -139,9 +147,11 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
             "built_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "model": {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension},
             "corpus_hash": corpus_hash(articles),
+            "specs_hash": specs_hash(corpus_dir),
             "chunker": chunker.as_dict(),
             "counts": {"articles": len(articles), "chunks": len(chunks), "chunks_by_lang": by_lang,
-                       "sentences": len(spans), "lexical_anchors": len(lexical.anchors)},
+                       "sentences": len(spans), "lexical_anchors": len(lexical.anchors),
+                       "facts": len(facts.facts), "fact_conflicts": sum(f.conflict for f in facts.facts)},
             "build_seconds": round(time.perf_counter() - started, 2),
         }
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
@@ -273,4 +283,5 @@ def load_index(index_dir: Path, encoder: Encoder | None = None) -> KnowledgeInde
     with np.load(index_dir / "sentences.npz") as sentences:
         spans, sentence_vectors = sentences["spans"], sentences["vectors"]
     return KnowledgeIndex(path=index_dir, manifest=manifest, chunks=chunks, articles=articles, faiss_index=faiss_index,
-                          lexical=LexicalIndex.load(index_dir), sentence_spans=spans, sentence_vectors=sentence_vectors)
+                          lexical=LexicalIndex.load(index_dir), sentence_spans=spans, sentence_vectors=sentence_vectors,
+                          facts=FactTable.load(index_dir))

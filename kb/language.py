@@ -2,9 +2,10 @@
 
 The three languages use three scripts, so counting letters per script is
 exact where it matters (Han for Chinese, Cyrillic for Russian, Latin for
-English) and handles mixed questions such as "Trn1的FP32算力是多少？":
-one Han character carries more meaning than one Latin letter, so Han
-letters are weighted up.
+English). Product names are written in Latin letters in all three, so in a
+mixed question ("Trn1的FP32算力是多少？", "Когда выйдет NVIDIA Rubin Ultra?")
+any Han or Cyrillic letters decide: Latin counts only when there is nothing
+else. Between Han and Cyrillic, one Han character weighs as three letters.
 """
 
 from __future__ import annotations
@@ -22,6 +23,6 @@ def detect_language(text: str) -> str | None:
             cyrillic += 1
         elif ch.isascii() and ch.isalpha():
             latin += 1
-    scores = {"zh": han * _HAN_WEIGHT, "ru": cyrillic, "en": latin}
-    best = max(scores, key=scores.get)
-    return best if scores[best] > 0 else None
+    if han or cyrillic:
+        return "zh" if han * _HAN_WEIGHT >= cyrillic else "ru"
+    return "en" if latin else None

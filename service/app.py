@@ -26,6 +26,7 @@ from service.routes.ask import ask_question
 from service.routes.feedback import give_feedback
 from service.routes.health import healthz, readyz
 from service.routes.pages import article_page, demo_page, embed_page, widget_js
+from service.routes.specs import compare_specs, entity_specs, list_specs
 
 RATE_LIMITED_PATHS = ("/v1/ask", "/v1/feedback")
 
@@ -67,7 +68,8 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
                       allow_headers=["Content-Type"], expose_headers=["Retry-After"]) \
         if settings.cors_allow_origins else None
     return Litestar(
-        route_handlers=[ask_question, give_feedback, healthz, readyz, demo_page, embed_page, widget_js, article_page],
+        route_handlers=[ask_question, give_feedback, healthz, readyz, list_specs, compare_specs, entity_specs,
+                        demo_page, embed_page, widget_js, article_page],
         on_startup=[startup],
         state=state,
         cors_config=cors,

@@ -53,15 +53,59 @@ class AnswerOut(BaseModel):
     citations: list[int]
 
 
+class SpecCitationOut(BaseModel):
+    article_id: str
+    title: str
+    url: str | None
+    anchor: str
+    char_start: int
+    char_end: int
+    origin: str = Field(description="table: read from a Markdown table; curated: corpus/specs/facts.yaml")
+    location: str = Field(description="file:line of the fact's source, for curators")
+    context: str | None = Field(description="for a table row: the table's header row")
+
+
+class SpecOut(BaseModel):
+    entity: str
+    entity_name: str
+    attribute: str
+    label: str = Field(description="the attribute's name in the question's language")
+    status: str = Field(description="value | unknown (the source has or lost no number) | unsupported | unpublished")
+    value: float | None = Field(description="null unless status is value; never a guessed number")
+    text: str | None = Field(description="a text value, such as a memory type")
+    unit: str
+    value_text: str = Field(description="the value as the source writes it")
+    display: str = Field(description="one line in the question's language: entity, value, qualifiers")
+    value_display: str = Field(description="the display without the entity name")
+    qualifier: str
+    dtype: str | None
+    scope: str | None
+    basis: str | None
+    variant: str | None
+    note: str | None
+    approx: bool
+    bound: str | None
+    as_of: str | None
+    conflict: bool = Field(description="another source gives a different value for the same quantity")
+    via: str | None = Field(description="the entity the question named, when the fact is about a related one")
+    quote: str = Field(description="the source sentence or table row, character for character")
+    citation: SpecCitationOut
+
+
 class AskResponse(BaseModel):
     question: str
     lang: str | None = Field(description="detected language of the question: en, ru, zh, or null")
     mode: str
     answerable: bool
+    abstain_reason: str | None = Field(description="null when answerable; weak_evidence, unknown_name (the question "
+                                                    "names something the corpus never mentions) or no_fact")
+    unknown_names: list[str] = Field(description="names in the question that occur nowhere in the corpus")
     evidence_score: float | None = Field(description="hybrid score of the best passage; below answer_min_score the question is unanswerable")
     answer: AnswerOut | None
     citations: list[CitationOut]
-    specs: list[dict]
+    specs: list[SpecOut]
+    spec_answer: dict | None = Field(description="kind (lookup, comparison, superlative), text in the question's "
+                                                 "language, and for comparisons higher/lower/difference/ratio")
     took_ms: float
 
 

@@ -12,8 +12,12 @@ def test_ask_returns_the_documented_body(client):
     response = client.post("/v1/ask", json={"question": "How much memory does a Trainium2 chip have?", "top_k": 3})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"question", "lang", "mode", "answerable", "evidence_score", "answer", "citations", "specs", "took_ms"}
-    assert body["lang"] == "en" and body["specs"] == [] and body["answerable"] is True and body["mode"] == "hybrid"
+    assert set(body) == {"question", "lang", "mode", "answerable", "abstain_reason", "unknown_names", "evidence_score",
+                         "answer", "citations", "specs", "spec_answer", "took_ms"}
+    assert body["lang"] == "en" and body["answerable"] is True and body["mode"] == "hybrid"
+    assert body["abstain_reason"] is None and body["unknown_names"] == []
+    assert {(s["value"], s["unit"]) for s in body["specs"]} == {(96, "GiB"), (96, "GB")}
+    assert body["spec_answer"]["kind"] == "lookup" and body["citations"]
     assert [c["n"] for c in body["citations"]] == [1, 2, 3]
     for citation in body["citations"]:
         assert set(citation) == CITATION_FIELDS

@@ -242,3 +242,21 @@ def test_article_with_markup_renders_inert(browser, tmp_path, default_encoder):
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+def test_spec_answer_renders_a_table_with_sources_and_disagreement(browser, sites):
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    page.goto(sites["api"] + "/")
+    page.locator("kb-chat button.launcher").click()
+    _ask(page, "B200有多少HBM？")
+    last = page.locator("kb-chat .msg.bot").last
+    assert "来源不一致" in last.locator("p.spec-answer").inner_text()
+    rows = last.locator("table.specs tr.spec")
+    assert rows.count() >= 2
+    values = [rows.nth(i).locator("td.value").inner_text() for i in range(rows.count())]
+    assert any("180 GB" in v for v in values) and any("192 GB" in v for v in values)
+    assert last.locator("table.specs tr.conflict").count() >= 2
+    link = rows.first.locator("a")
+    assert "/articles/" in link.get_attribute("href") and link.get_attribute("title")  # the quote on hover
+    assert last.locator(".card").count() >= 1  # the passages are still there
+    page.close()

@@ -21,11 +21,36 @@ class Evidence(BaseModel):
     quote: str = Field(min_length=3)
 
 
-class Expected(BaseModel):
+class ExpectedValue(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    entity: str
     value: float
     unit: str
+
+
+class Expected(BaseModel):
+    """What a spec or comparison answer must contain to count as exact.
+
+    value + unit    one entry of ``specs`` has exactly this value and unit
+    lost            the source lost the number: an entry says unknown and none gives a number
+    higher, values  a comparison names ``higher`` as the higher one and cites every value
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: float | None = None
+    unit: str | None = None
+    lost: bool = False
+    higher: str | None = None
+    values: tuple[ExpectedValue, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_form(self) -> Expected:
+        forms = [self.value is not None, self.lost, self.higher is not None]
+        if sum(forms) != 1 or (self.value is not None) != (self.unit is not None):
+            raise ValueError("expected is one of: value with unit, lost: true, or higher with values")
+        return self
 
 
 class KbQuestion(BaseModel):
@@ -44,8 +69,8 @@ class KbQuestion(BaseModel):
     def _consistent(self) -> KbQuestion:
         if (self.kind == "unanswerable") != (not self.evidence):
             raise ValueError("unanswerable questions have no evidence, and all others have some")
-        if self.expected is not None and self.kind != "spec":
-            raise ValueError("only spec questions carry an expected value")
+        if self.expected is not None and self.kind not in ("spec", "comparison"):
+            raise ValueError("only spec and comparison questions carry an expected value")
         return self
 
     @property

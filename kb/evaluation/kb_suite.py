@@ -38,14 +38,38 @@ def relevant_chunks(index: KnowledgeIndex, spans: list[tuple[str, int, int]]) ->
             if any(c.article_id == a and c.char_start < e and s < c.char_end for a, s, e in spans)}
 
 
-def _spec_match(body: dict, expected) -> bool:
-    for spec in body.get("specs", []):
-        try:
-            if abs(float(spec.get("value")) - expected.value) < 1e-6 and str(spec.get("unit")) == expected.unit:
-                return True
-        except (TypeError, ValueError):
-            continue
-    return False
+def _has_value(specs: list[dict], value: float, unit: str, entity: str | None = None) -> bool:
+    return any(s.get("value") is not None and abs(float(s["value"]) - value) < 1e-6 and s.get("unit") == unit
+               and (entity is None or s.get("entity") == entity) for s in specs)
+
+
+def lost_value_safe(body: dict) -> bool:
+    """A value the source lost is reported as unknown, and no number stands in for it anywhere."""
+    specs = body.get("specs", [])
+    unknown = [s for s in specs if s.get("status") == "unknown"]
+    if not unknown:
+        return False
+    text = (body.get("spec_answer") or {}).get("text", "")
+    for s in unknown:
+        if any(o.get("value") is not None for o in specs
+               if o["entity"] == s["entity"] and o["attribute"] == s["attribute"]):
+            return False
+        digits = s.get("value_text", "").replace("[?]", "")
+        if digits and digits in text.replace(s.get("value_text", ""), ""):
+            return False
+    return True
+
+
+def spec_match(body: dict, expected) -> bool:
+    """Exact-value accuracy of one spec or comparison answer (see ``Expected``)."""
+    specs = body.get("specs", [])
+    if expected.lost:
+        return lost_value_safe(body)
+    if expected.higher is not None:
+        summary = body.get("spec_answer") or {}
+        return summary.get("kind") == "comparison" and summary.get("higher") == expected.higher and \
+            all(_has_value(specs, v.value, v.unit, v.entity) for v in expected.values)
+    return _has_value(specs, expected.value, expected.unit)
 
 
 def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, min_score: float,
@@ -65,6 +89,9 @@ def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, 
         row = {"id": q.id, "lang": q.lang, "kind": q.kind, "question": q.question,
                "answerable_expected": q.answerable, "answerable_predicted": body["answerable"],
                "top_score": body["evidence_score"],
+               "abstain_reason": body["abstain_reason"],
+               "decided_by": body["abstain_reason"] if body["abstain_reason"] in ("unknown_name", "no_fact")
+               else ("spec" if body["specs"] and body["answerable"] else "score"),
                "answer": body["answer"]["text"] if body["answer"] else None,
                "retrieved": [c["chunk_id"] for c in body["citations"]]}
         if q.answerable:
@@ -77,13 +104,19 @@ def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, 
             row["doc_lang"] = langs[q.evidence[0].article]
             row["relevant"] = sorted(qrels[q.id])
         if q.expected is not None:
-            row["spec_match"] = _spec_match(body, q.expected)
+            row["spec_match"] = spec_match(body, q.expected)
+            row["spec_expected"] = "lost" if q.expected.lost else ("comparison" if q.expected.higher else "value")
+            row["spec_answer"] = (body.get("spec_answer") or {}).get("text")
         rows.append(row)
     scores = per_query_scores(qrels, run, KB_METRICS)
     for row in rows:
         if row["id"] in scores:
             row["metrics"] = scores[row["id"]]
     return {"rows": rows, "summary": summarize_kb(rows), "latency": latency_summary(latencies)}
+
+
+def _share(rows: list[dict], name: str) -> dict:
+    return {"questions": len(rows), name: round(sum(r["spec_match"] for r in rows) / len(rows), 4) if rows else 0.0}
 
 
 def summarize_kb(rows: list[dict]) -> dict:
@@ -112,10 +145,12 @@ def summarize_kb(rows: list[dict]) -> dict:
             "precision": round(len(true_abstentions) / len(abstained), 4) if abstained else 0.0,
             "recall": round(len(true_abstentions) / len(unanswerable), 4) if unanswerable else 0.0,
             "answerable_lost": len(abstained) - len(true_abstentions),
+            "by_reason": {reason: sum(r.get("abstain_reason") == reason for r in true_abstentions)
+                          for reason in ("weak_evidence", "unknown_name", "no_fact")},
         },
-        "spec_exact_match": {"questions": len(spec_rows),
-                             "accuracy": round(sum(r["spec_match"] for r in spec_rows) / len(spec_rows), 4)
-                             if spec_rows else 0.0},
+        "spec_exact_match": _share(spec_rows, "accuracy"),
+        "spec_by_form": {form: _share([r for r in spec_rows if r["spec_expected"] == form], "accuracy")
+                         for form in ("value", "comparison", "lost")},
         "answer_support": {"questions": len(supported),
                            "rate": round(sum(supported) / len(supported), 4) if supported else 0.0},
         "counts": {"questions": len(rows), "answerable": len(ranked), "unanswerable": len(unanswerable)},

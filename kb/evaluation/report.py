@@ -10,6 +10,24 @@ from kb.evaluation.xquad import SQUAD_NOTE
 HEADLINE = ("ndcg@10", "recall@1", "recall@5", "recall@10", "mrr@10")
 
 
+ABSTAIN_REASONS = {"weak_evidence": "the evidence scored below answer_min_score",
+                   "unknown_name": "they name something the corpus never mentions",
+                   "no_fact": "the fact table lacks the attribute for a known entity"}
+SPEC_FORMS = {
+    "value": "a `specs` entry with the expected value and unit",
+    "comparison": "`spec_answer` names the expected higher entity, and every compared value is cited",
+    "lost": "the value the source lost is reported unknown and no number stands in for it",
+}
+
+
+def _spec_failures(rows: list[dict]) -> list[str]:
+    failed = [r for r in rows if r.get("spec_match") is False]
+    if not failed:
+        return []
+    return ["Spec questions answered wrongly:", "",
+            *(f"- {r['id']}: {r['question']} -> {r.get('spec_answer') or 'no spec answer'}" for r in failed), ""]
+
+
 def _fmt(cell: dict) -> str:
     return f"{cell['mean']:.3f} [{cell['ci_low']:.3f}, {cell['ci_high']:.3f}]"
 
@@ -61,13 +79,19 @@ def markdown_report(result: dict, chart_name: str) -> str:
                 "## Abstention on unanswerable questions", "",
                 f"{s['abstention']['unanswerable_questions']} unanswerable questions; the system abstained on "
                 f"{s['abstention']['abstained']} questions: precision {s['abstention']['precision']:.3f}, "
-                f"recall {s['abstention']['recall']:.3f}, answerable questions lost {s['abstention']['answerable_lost']}.", "",
+                f"recall {s['abstention']['recall']:.3f}, answerable questions lost {s['abstention']['answerable_lost']}."
+                + ("" if "by_reason" not in s["abstention"] else " Unanswerable questions declined because " + ", ".join(
+                    f"{ABSTAIN_REASONS[k]}: {v}" for k, v in s["abstention"]["by_reason"].items()) + "."), "",
                 "## Answers", "",
                 f"Share of answerable questions whose extractive answer quotes a sentence that overlaps the labelled "
                 f"evidence: {s['answer_support']['rate']:.3f} ({s['answer_support']['questions']} questions).", "",
                 "## Spec questions", "",
-                f"Exact value match on {s['spec_exact_match']['questions']} spec questions: "
-                f"{s['spec_exact_match']['accuracy']:.3f} (counts a `specs` entry with the expected value and unit).", "",
+                f"Exact-value accuracy on {s['spec_exact_match']['questions']} spec and comparison questions: "
+                f"{s['spec_exact_match']['accuracy']:.3f}.", "",
+                "| form | questions | accuracy | what counts |", "| --- | ---: | ---: | --- |",
+                *(f"| {form} | {b['questions']} | {b['accuracy']:.3f} | {SPEC_FORMS[form]} |"
+                  for form, b in s.get("spec_by_form", {}).items()), "",
+                *_spec_failures(result["rows"]),
                 "## Latency", "", f"Per question, full `ask`: median {lat['median_ms']} ms, p95 {lat['p95_ms']} ms "
                 f"over {lat['n']} questions.", ""]
     else:

@@ -31,16 +31,18 @@ def _header(suite: str, config: str, settings: Settings, encoder: Encoder) -> di
 
 
 def kb_index_for(settings: Settings, encoder: Encoder, work_dir: Path, progress: bool):
-    """An index of the corpus for this configuration, rebuilt only when corpus, model or chunker changed."""
+    """An index of the corpus for this configuration, rebuilt only when corpus, specs, model or chunker changed."""
     from kb.chunking import ChunkerSettings
     from kb.corpus import corpus_hash, load_corpus
     from kb.errors import IndexArtifactError
     from kb.index import build_index, load_index
+    from kb.specs.facts import specs_hash
 
     chunker = ChunkerSettings(settings.chunk_target_tokens, settings.chunk_max_tokens)
     try:
         index = load_index(work_dir, encoder)
         if index.manifest["corpus_hash"] == corpus_hash(load_corpus(settings.corpus_dir)) and \
+                index.manifest.get("specs_hash") == specs_hash(settings.corpus_dir) and \
                 index.manifest["chunker"] == chunker.as_dict():
             return index
     except IndexArtifactError:

@@ -30,15 +30,27 @@ def sweep_fusion(index, encoder, settings, questions_path: Path) -> list[dict]:
     return rows
 
 
+def _declined_at(row: dict, threshold: float) -> bool:
+    # Questions decided by a name the corpus lacks, a missing fact or a found fact do not depend
+    # on the threshold; only the rest are declined by the score.
+    decided = row.get("decided_by", "score")
+    if decided in ("unknown_name", "no_fact"):
+        return True
+    if decided == "spec":
+        return False
+    return row["top_score"] is None or row["top_score"] < threshold
+
+
 def abstention_thresholds(result: dict, max_lost: float = 0.0) -> list[dict]:
     """Abstention at candidate thresholds on the top fused score, from one run's rows."""
     rows = result["rows"]
-    answerable = [r["top_score"] for r in rows if r["answerable_expected"]]
-    unanswerable = [r["top_score"] for r in rows if not r["answerable_expected"]]
+    answerable = [r for r in rows if r["answerable_expected"]]
+    unanswerable = [r for r in rows if not r["answerable_expected"]]
+    scores = {round(r["top_score"], 2) for r in rows if r["top_score"] is not None}
     out = []
-    for t in sorted({round(x, 2) for x in answerable + unanswerable} | {float("-inf")}):
-        caught = sum(s < t for s in unanswerable)
-        lost = sum(s < t for s in answerable)
+    for t in sorted(scores | {float("-inf")}):
+        caught = sum(_declined_at(r, t) for r in unanswerable)
+        lost = sum(_declined_at(r, t) for r in answerable)
         out.append({"threshold": t, "recall": caught / len(unanswerable), "precision": caught / max(caught + lost, 1),
                     "lost": lost, "allowed": lost <= max_lost * len(answerable)})
     return out

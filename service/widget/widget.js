@@ -19,7 +19,7 @@
       network: "The knowledge base could not be reached. Please try again.",
       blocked: "This site is not allowed to use the knowledge base.",
       tooLarge: "That question is too long.", invalid: "Please check the question: ",
-      rateLimited: "Too many questions at once. Try again in {s} s.", specs: "Specifications",
+      rateLimited: "Too many questions at once. Try again in {s} s.", specs: "Specifications", conflict: "Sources disagree on this value",
       empty: "Type a question first.", you: "You", assistant: "Assistant" },
     ru: { title: "Вопросы об оборудовании для ИИ", placeholder: "Задайте вопрос… (Enter — отправить, Shift+Enter — новая строка)",
       send: "Отправить", open: "Открыть помощника", close: "Закрыть", thinking: "Ищу в базе знаний…",
@@ -28,7 +28,7 @@
       network: "База знаний недоступна. Попробуйте ещё раз.",
       blocked: "Этому сайту не разрешено обращаться к базе знаний.",
       tooLarge: "Вопрос слишком длинный.", invalid: "Проверьте вопрос: ",
-      rateLimited: "Слишком много вопросов. Повторите через {s} с.", specs: "Характеристики",
+      rateLimited: "Слишком много вопросов. Повторите через {s} с.", specs: "Характеристики", conflict: "Источники расходятся в этом значении",
       empty: "Сначала введите вопрос.", you: "Вы", assistant: "Помощник" },
     zh: { title: "AI 硬件问答", placeholder: "请输入问题…（Enter 发送，Shift+Enter 换行）",
       send: "发送", open: "打开 AI 硬件助手", close: "关闭", thinking: "正在检索知识库…",
@@ -37,7 +37,7 @@
       network: "无法连接知识库，请稍后再试。",
       blocked: "此网站未被允许使用该知识库。",
       tooLarge: "问题太长了。", invalid: "请检查问题：",
-      rateLimited: "提问太频繁，请 {s} 秒后再试。", specs: "规格",
+      rateLimited: "提问太频繁，请 {s} 秒后再试。", specs: "规格", conflict: "各来源的数值不一致",
       empty: "请先输入问题。", you: "你", assistant: "助手" },
   };
 
@@ -79,6 +79,10 @@
     .card .links a { font-size: 12px; color: var(--kb-accent); margin-right: 10px; }
     table.specs { border-collapse: collapse; font-size: 12px; margin: 6px 0; width: 100%; }
     table.specs td, table.specs th { border: 1px solid #d0d7de; padding: 3px 5px; text-align: left; }
+    table.specs tr.conflict td.value { background: #fff8c5; }
+    table.specs caption { text-align: left; font-weight: 600; }
+    table.specs td.source { font-size: 11px; }
+    p.spec-answer { margin: 6px 0 2px; font-size: 13px; }
     .feedback { display: flex; gap: 6px; align-items: center; margin-top: 6px; font-size: 12px; color: #57606a; }
     .feedback button { border: 1px solid #d0d7de; background: #fff; border-radius: 6px; padding: 2px 8px; }
     .feedback button[aria-pressed="true"] { border-color: var(--kb-accent); background: #eef2ff; }
@@ -225,7 +229,10 @@
       } else {
         message.append(el("p", { class: "answer" }, this.t.noAnswer));
       }
-      if (Array.isArray(body.specs) && body.specs.length) message.append(this.specsTable(body.specs));
+      if (Array.isArray(body.specs) && body.specs.length) {
+        if (body.spec_answer && body.spec_answer.text) message.append(el("p", { class: "spec-answer" }, body.spec_answer.text));
+        message.append(this.specsTable(body.specs));
+      }
       const cards = el("div", { class: "cards", "aria-label": this.t.sources });
       for (const c of citations) cards.append(this.card(c, cardId(c.n)));
       message.append(cards);
@@ -252,10 +259,24 @@
     }
 
     specsTable(specs) {
-      const table = el("table", { class: "specs" }, el("caption", {}, this.t.specs));
+      // One attribute or one entity across all rows goes into the caption, so the value gets the width.
+      const entities = new Set(specs.map((s) => s.entity));
+      const labels = new Set(specs.map((s) => s.label || s.attribute));
+      const caption = [this.t.specs, labels.size === 1 ? [...labels][0] : ""].filter(Boolean).join(" · ");
+      const table = el("table", { class: "specs" }, el("caption", {}, caption));
       for (const s of specs) {
-        table.append(el("tr", {}, el("td", {}, s.entity_name || s.entity || ""), el("td", {}, s.label || s.attribute || ""),
-          el("td", {}, s.display || `${s.value ?? ""} ${s.unit ?? ""}`), el("td", {}, (s.citation && s.citation.title) || "")));
+        const c = s.citation || {};
+        const source = c.article_id
+          ? el("a", { href: `${this.endpoint}/articles/${encodeURIComponent(c.article_id)}#${encodeURIComponent(c.anchor || "")}`,
+            target: "_blank", rel: "noopener", title: [c.context, s.quote].filter(Boolean).join("\n") }, c.title || c.article_id)
+          : "";
+        const value = el("td", { class: "value" }, s.value_display || s.display || `${s.value ?? ""} ${s.unit ?? ""}`);
+        if (s.conflict) value.append(el("span", { class: "conflict", title: this.t.conflict }, " ⚠"));
+        const cells = [];
+        if (entities.size > 1) cells.push(el("td", { class: "entity" }, s.entity_name || s.entity || ""));
+        if (labels.size > 1) cells.push(el("td", { class: "label" }, s.label || s.attribute || ""));
+        cells.push(value, el("td", { class: "source" }, source));
+        table.append(el("tr", { class: s.conflict ? "spec conflict" : "spec" }, ...cells));
       }
       return table;
     }

@@ -1,0 +1,103 @@
+"""The fact table's vocabulary and records: entities, attributes, facts and their sources."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Status = Literal["value", "unknown", "unsupported", "unpublished"]
+# What a table cell or a curated fact says beside a number:
+#   value        a number (or a text value such as a memory type)
+#   unknown      the source has no number ("?"), or lost it (the scraped "[?]963")
+#   unsupported  the part cannot do it ("X", "Not applicable", "—")
+#   unpublished  supported, but no number published ("V")
+Bound = Literal["at_least", "at_most"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Parts(Frozen):
+    chip: str
+    count: int = Field(ge=1)
+
+
+class Entity(Frozen):
+    id: str = Field(pattern=r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$")
+    name: str
+    kind: Literal["chip", "instance", "system", "interconnect", "memory"]
+    vendor: str = ""
+    aliases: tuple[str, ...] = ()
+    names: dict[str, str] = {}
+    parts: Parts | None = None
+
+    def display_name(self, lang: str) -> str:
+        return self.names.get(lang, self.name)
+
+
+class Attribute(Frozen):
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    unit: str
+    better: Literal["higher", "lower"] = "higher"
+    scoped: bool = True  # False where "per chip" means nothing (instances needed to train a model)
+    labels: dict[str, str]
+    headers: tuple[str, ...] = ()
+    cues: dict[str, tuple[str, ...]] = {}
+
+    def label(self, lang: str) -> str:
+        return self.labels.get(lang, self.labels["en"])
+
+
+class FactSource(Frozen):
+    article_id: str
+    title: str
+    url: str | None
+    anchor: str = ""
+    char_start: int
+    char_end: int
+    quote: str  # the article body between char_start and char_end, character for character
+    origin: Literal["table", "curated"]
+    context: str | None = None  # for a table row: the table's header row, which names its columns
+    location: str  # file:line a curator opens to fix the fact
+
+
+class Fact(Frozen):
+    """One statement of one source about one entity's attribute."""
+
+    entity: str
+    attribute: str
+    status: Status = "value"
+    value: float | None = None
+    value_max: float | None = None  # a range "a-b" keeps both ends
+    approx: bool = False  # "~5.5TB/s"
+    bound: Bound | None = None  # "more than 3400"
+    text: str | None = None  # a text value ("HBM3e") instead of a number
+    unit: str = ""
+    decimals: int = 0  # precision as written: 2.90 has 2, 990 has -1 (see kb.specs.units)
+    value_text: str = ""  # the value as the source writes it
+    dtype: str | None = None  # FP16/BF16/cFP8/TF32 ...
+    scope: str | None = None  # per_chip, per_instance, per_gcd, ... (see kb.specs.present)
+    basis: str | None = None  # dense, sparse, matrix, vector, measured, one-way, ...
+    variant: str | None = None  # which version of the part: "(2)", "900W 141GiB HBM3e version"
+    note: str | None = None  # a quality note ("the leading digit was lost in the scrape")
+    as_of: dt.date | None = None
+    source: FactSource
+    conflict: bool = False  # another source gives a different value for the same thing
+
+    @property
+    def is_number(self) -> bool:
+        return self.status == "value" and self.value is not None
+
+    @property
+    def dtypes(self) -> frozenset[str]:
+        return frozenset(d.lower() for d in (self.dtype or "").split("/") if d)
+
+    def same_subject(self, other: Fact) -> bool:
+        """Whether two facts describe the same quantity, so that different values are a disagreement."""
+        # A basis left unsaid is the plain (dense) figure; sparse, matrix, measured ... are other quantities.
+        return (self.entity, self.attribute, self.scope, self.variant, self.basis or "dense") == \
+            (other.entity, other.attribute, other.scope, other.variant, other.basis or "dense") and \
+            (self.dtypes == other.dtypes or bool(self.dtypes & other.dtypes))

@@ -1,0 +1,294 @@
+"""Spec answers: the facts a query selects, shown in the question's language, and comparisons.
+
+Every entry carries its value, unit and the exact source sentence; a value
+the source lost is shown as unknown, never as a number. Comparisons and
+superlatives are computed from the cited values with units reconciled
+(GiB against GB, PFLOPS against TFLOPS), and say so when units or
+qualifiers (per chip against per instance) make the values incomparable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kb.specs.facts import FactTable
+from kb.specs.model import Fact
+from kb.specs.questions import SpecQuery
+from kb.specs.units import UNITS, convert, format_count, format_number, unit_name
+
+MAX_PER_ENTITY = 6
+MAX_RANKED = 5
+
+SCOPES = {
+    "per_chip": {"en": "per chip", "ru": "на чип", "zh": "每芯片"},
+    "per_processor": {"en": "per processor", "ru": "на процессор", "zh": "每个处理器"},
+    "per_instance": {"en": "per instance", "ru": "на инстанс", "zh": "每实例"},
+    "per_system": {"en": "per system", "ru": "на систему", "zh": "每系统"},
+    "per_gcd": {"en": "per GCD", "ru": "на GCD", "zh": "每个 GCD"},
+    "per_node": {"en": "per node", "ru": "на узел", "zh": "每节点"},
+}
+BASES = {
+    "dense": {"en": "dense", "ru": "без разреженности", "zh": "稠密"},
+    "sparse": {"en": "sparse", "ru": "с разреженностью", "zh": "稀疏"},
+    "matrix": {"en": "matrix", "ru": "матричные", "zh": "矩阵"},
+    "vector": {"en": "vector", "ru": "векторные", "zh": "向量"},
+    "packed": {"en": "packed", "ru": "packed", "zh": "打包"},
+    "measured": {"en": "measured", "ru": "измерено", "zh": "实测"},
+    "one-way": {"en": "one way", "ru": "в одну сторону", "zh": "单向"},
+    "bidirectional": {"en": "both ways", "ru": "в обе стороны", "zh": "双向"},
+}
+STATUS = {
+    "unknown": {"en": "unknown", "ru": "неизвестно", "zh": "未知"},
+    "unsupported": {"en": "not supported", "ru": "не поддерживается", "zh": "不支持"},
+    "unpublished": {"en": "supported, no figure published", "ru": "поддерживается, цифра не опубликована",
+                    "zh": "支持，未公布数值"},
+}
+BOUNDS = {"at_least": {"en": "more than ", "ru": "более ", "zh": "超过"},
+          "at_most": {"en": "up to ", "ru": "до ", "zh": "最多"}}
+SEP = {"en": ", ", "ru": ", ", "zh": "，"}
+
+
+def _t(table: dict, key: str, lang: str) -> str:
+    return table.get(key, {}).get(lang) or table.get(key, {}).get("en") or key
+
+
+def value_display(fact: Fact, lang: str) -> str:
+    if fact.status != "value":
+        return _t(STATUS, fact.status, lang)
+    if fact.text is not None:
+        return fact.text
+    if fact.unit == "transistors":
+        number = format_count(fact.value, lang)
+    else:
+        number = format_number(fact.value, lang, fact.decimals if fact.decimals > 0 else None)
+    if fact.value_max is not None:
+        number += "–" + format_number(fact.value_max, lang)
+    prefix = ("~" if fact.approx else "") + (_t(BOUNDS, fact.bound, lang) if fact.bound else "")
+    unit = unit_name(fact.unit, lang)
+    joiner = "" if unit in ("%",) or (lang == "zh" and unit.startswith("个")) else " "
+    return f"{prefix}{number}{joiner}{unit}".strip()
+
+
+def qualifier(fact: Fact, lang: str) -> str:
+    parts = [fact.dtype or "", _t(BASES, fact.basis, lang) if fact.basis and fact.basis != "dense" else "",
+             _t(SCOPES, fact.scope, lang) if fact.scope else "", fact.variant or ""]
+    return SEP[lang].join(p for p in parts if p)
+
+
+def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> dict:
+    entity = table.vocabulary.entities[fact.entity]
+    attribute = table.vocabulary.attributes[fact.attribute]
+    name = entity.display_name(lang)
+    shown, qual = value_display(fact, lang), qualifier(fact, lang)
+    value_part = shown + (f" {fact.dtype}" if fact.dtype and fact.status == "value" else "")
+    rest = SEP[lang].join(p for p in (_t(BASES, fact.basis, lang) if fact.basis and fact.basis != "dense" else "",
+                                      _t(SCOPES, fact.scope, lang) if fact.scope else "", fact.variant or "") if p)
+    if rest:
+        value_part += f" ({rest})" if lang != "zh" else f"（{rest}）"
+    display = f"{name}: {value_part}"
+    src = fact.source
+    return {
+        "entity": fact.entity, "entity_name": name, "attribute": fact.attribute, "label": attribute.label(lang),
+        "status": fact.status, "value": fact.value if fact.status == "value" and fact.text is None else None,
+        "text": fact.text, "unit": fact.unit, "value_text": fact.value_text, "display": display,
+        "value_display": value_part,
+        "qualifier": qual, "dtype": fact.dtype, "scope": fact.scope, "basis": fact.basis, "variant": fact.variant,
+        "note": fact.note, "approx": fact.approx, "bound": fact.bound,
+        "as_of": fact.as_of.isoformat() if fact.as_of else None, "conflict": fact.conflict, "via": via,
+        "quote": src.quote,
+        "citation": {"article_id": src.article_id, "title": src.title, "url": src.url, "anchor": src.anchor,
+                     "char_start": src.char_start, "char_end": src.char_end, "origin": src.origin,
+                     "location": src.location, "context": src.context},
+    }
+
+
+def _dtype_ok(fact: Fact, dtype: str | None) -> bool:
+    return dtype is None or dtype.lower() in fact.dtypes
+
+
+def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact], str | None]:
+    """The facts answering ``query`` for one entity, and the related entity they came from, if any."""
+    via = None
+    facts = table.about(entity, query.attribute)
+    if not facts:
+        for other in table.related(entity):
+            if table.about(other, query.attribute):
+                facts, via = table.about(other, query.attribute), other
+                break
+    facts = [f for f in facts if _dtype_ok(f, query.dtype)]
+    if query.dtype is None and len({f.dtype for f in facts}) > 1:
+        # Peak compute without a data type: the BF16 figures are the usual headline.
+        preferred = [f for f in facts if "bf16" in f.dtypes]
+        facts = preferred or facts
+    if query.scopes and any(f.scope in query.scopes for f in facts):
+        facts = [f for f in facts if f.scope in query.scopes]
+    if not query.sparse and any(f.basis != "sparse" for f in facts):
+        facts = [f for f in facts if f.basis != "sparse"]
+    numbers = [f for f in facts if f.is_number or f.text is not None]
+    others = [f for f in facts if f not in numbers and f.status in ("unknown", "unpublished")]
+    return (numbers + others)[:MAX_PER_ENTITY], via
+
+
+def _range(facts: list[Fact], unit: str) -> tuple[float, float] | None:
+    values = [convert(f.value, f.unit, unit) for f in facts if f.is_number]
+    values = [v for v in values if v is not None]
+    return (min(values), max(values)) if values else None
+
+
+def _fmt(lo: float, hi: float, unit: str, lang: str) -> str:
+    def one(v: float) -> str:
+        return format_count(v, lang) if unit == "transistors" else format_number(round(v, 4), lang)
+    shown = one(lo) if abs(hi - lo) < 1e-9 else f"{one(lo)}–{one(hi)}"
+    name = unit_name(unit, lang)
+    return f"{shown}{'' if name == '%' else ' '}{name}"
+
+
+TEXTS = {
+    "higher": {"en": "{a} is higher: {va} against {vb} for {b} ({diff} more, {ratio}×).",
+               "ru": "У {a} больше: {va} против {vb} у {b} (на {diff} больше, в {ratio} раза).",
+               "zh": "{a} 更高：{va}，{b} 为 {vb}（高出 {diff}，是其 {ratio} 倍）。"},
+    "equal": {"en": "{a} and {b} are equal: {va}.", "ru": "У {a} и {b} одинаково: {va}.",
+              "zh": "{a} 与 {b} 相同：{va}。"},
+    "overlap": {"en": "The sources disagree too much to tell: {a} {va}, {b} {vb}.",
+                "ru": "Источники расходятся, сравнить нельзя: {a} {va}, {b} {vb}.",
+                "zh": "来源数值不一致，无法判断：{a} {va}，{b} {vb}。"},
+    "missing": {"en": "No {label} for {a} in the corpus, so it cannot be compared.",
+                "ru": "В корпусе нет значения «{label}» для {a}, сравнить нельзя.",
+                "zh": "语料中没有 {a} 的{label}，无法比较。"},
+    "incomparable": {"en": "Not comparable: {a} is given {qa}, {b} {qb}.",
+                     "ru": "Несравнимо: для {a} значение дано {qa}, для {b} — {qb}.",
+                     "zh": "无法比较：{a} 的数值是{qa}，{b} 的是{qb}。"},
+    "conflict": {"en": " Sources disagree for {a}: {values}.", "ru": " Источники расходятся для {a}: {values}.",
+                 "zh": " 关于 {a} 的来源不一致：{values}。"},
+    "best_higher": {"en": "Highest {label}: {a} ({va}), among {n} with a value in the corpus.",
+                    "ru": "Наибольшее значение «{label}»: {a} ({va}) среди {n} с данными в корпусе.",
+                    "zh": "{label}最高：{a}（{va}），共 {n} 个有数据。"},
+    "best_lower": {"en": "Lowest {label}: {a} ({va}), among {n} with a value in the corpus.",
+                   "ru": "Наименьшее значение «{label}»: {a} ({va}) среди {n} с данными в корпусе.",
+                   "zh": "{label}最低：{a}（{va}），共 {n} 个有数据。"},
+    "lookup_none": {"en": "The corpus has no {label} for {a}.", "ru": "В корпусе нет значения «{label}» для {a}.",
+                    "zh": "语料中没有 {a} 的{label}。"},
+}
+
+
+@dataclass(frozen=True)
+class SpecAnswer:
+    entries: list[dict]
+    summary: dict | None  # {"kind", "text", "lang", ...}; None when nothing was found
+    found: bool  # at least one entry
+    missing: bool  # the question named an entity and an attribute, and the table has neither value nor note
+
+
+def _conflict_text(name: str, facts: list[Fact], lang: str) -> str:
+    values = "; ".join(f"{value_display(f, lang)} ({f.source.title})" for f in facts if f.conflict)
+    return TEXTS["conflict"][lang].format(a=name, values=values)
+
+
+def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]], lang: str) -> dict:
+    names = {e: table.vocabulary.entities[e].display_name(lang) for e in per_entity}
+    label = table.vocabulary.attributes[query.attribute].label(lang)
+    ids = list(per_entity)[:2]
+    a, b = ids
+    unit = next((f.unit for f in per_entity[a] + per_entity[b] if f.is_number), None)
+    summary = {"kind": "comparison", "attribute": query.attribute, "entities": ids, "lang": lang,
+               "higher": None, "lower": None, "comparable": False, "difference": None, "ratio": None, "unit": unit}
+    for e in ids:
+        if not any(f.is_number for f in per_entity[e]):
+            summary["text"] = TEXTS["missing"][lang].format(label=label, a=names[e])
+            return summary
+    fa = next(f for f in per_entity[a] if f.is_number)
+    fb = next(f for f in per_entity[b] if f.is_number)
+    if not (fa.unit in UNITS and fb.unit in UNITS and UNITS[fa.unit].dimension == UNITS[fb.unit].dimension) \
+            or fa.scope != fb.scope:
+        summary["text"] = TEXTS["incomparable"][lang].format(a=names[a], b=names[b], qa=qualifier(fa, lang) or fa.unit,
+                                                               qb=qualifier(fb, lang) or fb.unit)
+        return summary
+    unit = fa.unit
+    ra = _range([f for f in per_entity[a] if f.scope == fa.scope], unit)
+    rb = _range([f for f in per_entity[b] if f.scope == fa.scope], unit)
+    summary.update(comparable=True, unit=unit)
+    if ra[0] > rb[1] or rb[0] > ra[1]:
+        hi, lo = (a, b) if ra[0] > rb[1] else (b, a)
+        rh, rl = (ra, rb) if hi == a else (rb, ra)
+        diff = (rh[0] - rl[1], rh[1] - rl[0])
+        ratio = (rh[0] / rl[1], rh[1] / rl[0]) if rl[0] > 0 else None
+        summary.update(higher=hi, lower=lo, difference=[round(d, 6) for d in diff],
+                       ratio=[round(r, 4) for r in ratio] if ratio else None)
+        ratio_text = _fmt(round(ratio[0], 2), round(ratio[1], 2), "", lang).strip() if ratio else "—"
+        summary["text"] = TEXTS["higher"][lang].format(a=names[hi], b=names[lo], va=_fmt(*rh, unit, lang),
+                                                       vb=_fmt(*rl, unit, lang), diff=_fmt(*diff, unit, lang),
+                                                       ratio=ratio_text)
+    elif ra == rb and ra[0] == ra[1]:
+        summary["text"] = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=_fmt(*ra, unit, lang))
+    else:
+        summary["text"] = TEXTS["overlap"][lang].format(a=names[a], b=names[b], va=_fmt(*ra, unit, lang),
+                                                        vb=_fmt(*rb, unit, lang))
+    for e in ids:
+        if any(f.conflict for f in per_entity[e]):
+            summary["text"] += _conflict_text(names[e], per_entity[e], lang)
+    return summary
+
+
+def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], dict | None]:
+    """The entity with the most or least of an attribute, over every entity with a comparable value."""
+    candidates = []
+    for entity in table.entities_with(query.attribute):
+        kind = table.vocabulary.entities[entity].kind
+        if query.kind_filter == "chip" and kind != "chip" or query.kind_filter == "instance" and kind != "instance":
+            continue
+        facts, _ = select(table, query, entity)
+        candidates += [f for f in facts if f.is_number and not (f.note or "").startswith("announced")]
+    if not candidates:
+        return [], None
+    # One unit and one scope: the most common among the candidates, so like is ranked with like.
+    scope = max({f.scope for f in candidates}, key=lambda s: sum(f.scope == s for f in candidates))
+    unit = candidates[0].unit
+    pool = [f for f in candidates if f.scope == scope and convert(f.value, f.unit, unit) is not None]
+    best: dict[str, float] = {}
+    for f in pool:
+        v = convert(f.value, f.unit, unit)
+        best[f.entity] = max(best.get(f.entity, v), v) if query.direction == "higher" else min(best.get(f.entity, v), v)
+    order = sorted(best, key=lambda e: best[e], reverse=query.direction == "higher")
+    top = order[0]
+    name = table.vocabulary.entities[top].display_name(lang)
+    label = table.vocabulary.attributes[query.attribute].label(lang)
+    key = "best_higher" if query.direction == "higher" else "best_lower"
+    text = TEXTS[key][lang].format(label=label, a=name, va=_fmt(best[top], best[top], unit, lang), n=len(best))
+    shown = [f for e in order[:MAX_RANKED] for f in pool if f.entity == e][:MAX_RANKED * 2]
+    summary = {"kind": "superlative", "attribute": query.attribute, "direction": query.direction, "lang": lang,
+               "entities": order[:MAX_RANKED], "best": top, "unit": unit, "scope": scope, "text": text}
+    return shown, summary
+
+
+def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecAnswer:
+    if query.kind == "superlative":
+        facts, summary = rank(table, query, lang)
+        return SpecAnswer([entry(f, table, lang) for f in facts], summary, bool(facts), False)
+    per_entity: dict[str, list[Fact]] = {}
+    entries: list[dict] = []
+    vias: dict[str, str | None] = {}
+    for entity in query.entities:
+        facts, via = select(table, query, entity)
+        if via and via in query.entities:
+            continue  # "Gaudi in a DL1": the chip's own facts already answer it
+        per_entity[entity] = facts
+        vias[entity] = via
+        seen = {id(e) for e in entries}
+        entries += [entry(f, table, lang, via=entity if via else None) for f in facts if id(f) not in seen]
+    entries = list({(e["entity"], e["citation"]["location"], e["value_text"], e["dtype"]): e
+                    for e in entries}.values())
+    label = table.vocabulary.attributes[query.attribute].label(lang)
+    if query.kind == "comparison" and len(per_entity) >= 2:
+        summary = compare(table, query, per_entity, lang)
+    elif entries:
+        summary = {"kind": "lookup", "attribute": query.attribute, "lang": lang,
+                   "entities": list(per_entity), "text": "; ".join(e["display"] for e in entries[:3])}
+        for entity, facts in per_entity.items():
+            if any(f.conflict for f in facts):
+                summary["text"] += _conflict_text(table.vocabulary.entities[entity].display_name(lang), facts, lang)
+    else:
+        names = ", ".join(table.vocabulary.entities[e].display_name(lang) for e in query.entities)
+        summary = {"kind": "lookup", "attribute": query.attribute, "lang": lang, "entities": list(query.entities),
+                   "text": TEXTS["lookup_none"][lang].format(label=label, a=names)}
+    missing = not entries
+    return SpecAnswer(entries, summary, bool(entries), missing)

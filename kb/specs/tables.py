@@ -1,0 +1,299 @@
+"""Facts from the Markdown tables of curated articles, read as ``corpus/specs/tables.yaml`` says.
+
+A table is read along one axis for entities and the other for attributes;
+labels become attributes through the vocabulary's header patterns, units
+come from labels ("Memory (GB)") or cells ("32GB", "990T"), and cells that
+hold no number say why: "?" unknown, "X" / "Not applicable" / "—"
+unsupported, "V" supported but unpublished. Each fact quotes its whole
+table row, with the row's offsets in the article body.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from kb.errors import SpecError
+from kb.markdown import parse_article
+from kb.models import Article
+from kb.specs.model import Fact, FactSource
+from kb.specs.units import UNITS, canonical_unit, convert, numbers_in
+from kb.specs.vocabulary import Vocabulary, load_yaml_items
+
+TABLES_FILE = "tables.yaml"
+DTYPE = re.compile(r"(?<![A-Za-z0-9])(c?fp64|c?fp32|tf32|c?fp16|bf16|mxfp8|mxfp4|nvfp4|c?fp8|fp6|fp4|int8)"
+                   r"(?![A-Za-z0-9])", re.IGNORECASE)
+_VENDORS = re.compile(r"\b(?:NVIDIA|AMD|Intel|Google|AWS|Amazon|Huawei)\b")
+_UNSUPPORTED = {"x", "not applicable", "n/a", "—", "-", "–"}
+
+
+class Defaults(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    unit: str | None = None
+    dtype: str | None = None
+    basis: str | None = None
+    scope: str | None = None
+    note: str | None = None
+
+
+class TableReading(Defaults):
+    article: str
+    after: tuple[str, ...] = ()
+    read: Literal["rows", "columns", "fixed"]
+    attribute: str | None = None
+    entity: str | None = None
+    entity_prefix: str = ""
+    value_column: str | None = None
+    skip: tuple[str, ...] = ()
+    labels: dict[str, Defaults] = {}
+    as_of: dt.date | None = None
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Table:
+    header: list[Cell]
+    rows: list[list[Cell]]
+    row_spans: list[tuple[int, int]]
+    start: int
+    anchor: str
+    header_line: str
+
+
+def _cells(body: str, start: int, end: int) -> list[Cell]:
+    line = body[start:end]
+    bars = [i for i, ch in enumerate(line) if ch == "|" and (i == 0 or line[i - 1] != "\\")]
+    cells = []
+    for a, b in zip(bars, bars[1:], strict=False):
+        raw = line[a + 1:b]
+        stripped = raw.strip()
+        offset = start + a + 1 + (len(raw) - len(raw.lstrip()))
+        cells.append(Cell(stripped, offset, offset + len(stripped)))
+    return cells
+
+
+def tables_in(article: Article) -> list[Table]:
+    sections, blocks = parse_article(article)
+    body = article.body
+    tables = []
+    for block in blocks:
+        if block.kind != "table":
+            continue
+        lines, pos = [], block.char_start
+        for line in body[block.char_start:block.char_end].split("\n"):
+            if line.strip():
+                lines.append((pos, pos + len(line.rstrip())))
+            pos += len(line) + 1
+        if len(lines) < 3:
+            continue
+        header = _cells(body, *lines[0])
+        rows = [_cells(body, *span) for span in lines[2:]]
+        tables.append(Table(header, rows, lines[2:], block.char_start, sections[block.section_index].anchor,
+                            " ".join(body[lines[0][0]:lines[0][1]].split())))
+    return tables
+
+
+def label_text(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("**", "").replace("`", "")).strip()
+
+
+def label_unit(label: str) -> str | None:
+    """A unit named in a label: "(GB)", "(TB/sec)", "FP8 PFLOPS", "(one-way, bytes/s)"."""
+    pieces = re.findall(r"\(([^)]*)\)", label) + [label]
+    for piece in pieces:
+        for token in re.split(r"[,\s]+", piece):
+            for candidate in (token, re.sub(r"/(?:chip|link|gpu)$", "", token, flags=re.IGNORECASE)):
+                unit = canonical_unit(candidate) if candidate else None
+                if unit and unit != "T":
+                    return unit
+    return None
+
+
+@dataclass(frozen=True)
+class CellValue:
+    status: str
+    value: float | None = None
+    text: str | None = None
+    unit: str | None = None
+    decimals: int = 0
+    approx: bool = False
+    bound: str | None = None
+    detail: str | None = None
+
+
+_CELL = re.compile(r"^(?P<pre>~|≈|up to|>|<)?\s*(?P<num>\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*"
+                   r"(?P<unit>[A-Za-z%²/]+(?:/[A-Za-z]+)*)?\s*(?P<rest>.*)$", re.IGNORECASE)
+
+
+def parse_cell(text: str) -> CellValue | None:
+    """What one cell says; None for an empty cell."""
+    t = label_text(text)
+    if not t:
+        return None
+    if "[?]" in t or t == "?":
+        return CellValue("unknown", detail=t if t != "?" else None)
+    if t.lower() in _UNSUPPORTED:
+        return CellValue("unsupported")
+    if t == "V":
+        return CellValue("unpublished")
+    m = _CELL.match(t)
+    if not m:
+        return CellValue("value", text=t)
+    number = numbers_in(m.group("num"))[0]
+    pre = (m.group("pre") or "").lower()
+    unit = canonical_unit(m.group("unit")) if m.group("unit") else None
+    rest = m.group("rest").strip()
+    if m.group("unit") and unit is None:  # "16K × 32位", "Row-major": a word, not a unit
+        rest = (m.group("unit") + " " + rest).strip()
+    return CellValue("value", value=number.value, unit=unit, decimals=number.decimals,
+                     approx=pre in ("~", "≈"), bound={"up to": "at_most", "<": "at_most", ">": "at_least"}.get(pre),
+                     detail=rest or None)
+
+
+def _rebased(value: float, decimals: int, unit: str, target: str) -> tuple[float, int, str]:
+    """Base units (bytes/s, FLOP/s as 9.0e11) expressed in the attribute's unit, precision kept."""
+    if unit in ("B/s", "FLOPS", "B") and target in UNITS and UNITS[target].dimension == UNITS[unit].dimension:
+        converted = convert(value, unit, target)
+        shift = round(math.log10(UNITS[target].factor / UNITS[unit].factor))
+        return round(converted, max(decimals - shift, 0) + 6), max(decimals - shift, 0), target
+    return value, decimals, unit
+
+
+@lru_cache(maxsize=64)
+def _body_first_line(path: Path, body_start: str) -> int:
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    head = text.find(body_start) if text and body_start else -1
+    return text[:head].count("\n") if head >= 0 else 0
+
+
+def file_line(corpus_dir: Path, article: Article, body_offset: int) -> str:
+    """``corpus/en/x.md:57``: where a curator finds a body offset in the article's file."""
+    first = _body_first_line(corpus_dir / article.path, article.body[:200])
+    return f"{corpus_dir.name}/{article.path}:{first + article.body[:body_offset].count(chr(10)) + 1}"
+
+
+def _find_table(reading: TableReading, tables: list[Table], body: str, where: str) -> list[Table]:
+    if not reading.after:
+        return tables
+    pos = 0
+    for text in reading.after:
+        found = body.find(text, pos)
+        if found < 0:
+            raise SpecError(where, f"text {text!r} not found in article {reading.article}")
+        pos = found + len(text)
+    following = [t for t in tables if t.start >= pos]
+    if not following:
+        raise SpecError(where, f"no table after {reading.after[-1]!r} in article {reading.article}")
+    return following[:1]
+
+
+def read_tables(folder: Path, articles: dict[str, Article], vocabulary: Vocabulary) -> list[Fact]:
+    path = folder / TABLES_FILE
+    facts: list[Fact] = []
+    for line, item in load_yaml_items(path):
+        where = f"{path}:{line}"
+        try:
+            reading = TableReading.model_validate(item)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise SpecError(where, f"field '{'.'.join(map(str, first['loc']))}': {first['msg']}") from None
+        article = articles.get(reading.article)
+        if article is None:
+            raise SpecError(where, f"unknown article '{reading.article}'")
+        for name in (reading.attribute,):
+            if name and name not in vocabulary.attributes:
+                raise SpecError(where, f"unknown attribute '{name}'")
+        if reading.entity and reading.entity not in vocabulary.entities:
+            raise SpecError(where, f"unknown entity '{reading.entity}'")
+        for table in _find_table(reading, tables_in(article), article.body, where):
+            facts += _read_table(reading, table, article, vocabulary, where, folder.parent)
+    return facts
+
+
+def _read_table(reading: TableReading, table: Table, article: Article, vocabulary: Vocabulary,
+                where: str, corpus_dir: Path) -> list[Fact]:
+    header = [label_text(c.text) for c in table.header]
+    skip = {label_text(s) for s in reading.skip}
+    triples = []  # (entity label, attribute label, value cell, row index)
+    for r, row in enumerate(table.rows):
+        if reading.read == "rows":
+            triples += [(row[0].text, header[j], row[j], r) for j in range(1, min(len(row), len(header)))]
+        elif reading.read == "columns":
+            triples += [(header[j], row[0].text, row[j], r) for j in range(1, min(len(row), len(header)))]
+        else:
+            if reading.value_column not in header:
+                raise SpecError(where, f"no column {reading.value_column!r} in the table (columns: {header})")
+            j = header.index(reading.value_column)
+            triples.append((None, row[0].text, row[j], r))
+    facts = []
+    for entity_label, attribute_label, cell, r in triples:
+        label = label_text(attribute_label)
+        if label in skip or (entity_label and label_text(entity_label) in skip):
+            continue
+        if reading.entity:
+            entity, variant = reading.entity, None
+        else:
+            found = vocabulary.entity_in(reading.entity_prefix + label_text(entity_label))
+            if found is None:
+                continue
+            entity, rest = found
+            # What is left of the label beside the name ("(2)" of "GH200 SXM (2)") tells the variant.
+            rest = re.sub(r"\(\s*\)|（\s*）|\b(?:GPU|TPU)\b", "", _VENDORS.sub("", rest))
+            variant = rest.strip(" /") or None
+        attribute = reading.attribute or vocabulary.header_attribute(label)
+        if attribute is None:
+            continue
+        parsed = parse_cell(cell.text)
+        if parsed is None:
+            continue
+        defaults = reading.labels.get(label, Defaults())
+        spec = vocabulary.attributes[attribute]
+        if parsed.status == "value" and parsed.value is None and spec.unit != "":
+            continue  # words in a numeric column ("Row-major"): not a value of this attribute
+        unit = parsed.unit or label_unit(label) or defaults.unit or reading.unit or spec.unit
+        value, decimals = parsed.value, parsed.decimals
+        if value is not None:
+            value, decimals, unit = _rebased(value, decimals, unit, spec.unit)
+        if parsed.text is not None:
+            unit = ""
+        if unit not in UNITS or UNITS[unit].dimension != UNITS[spec.unit].dimension:
+            raise SpecError(file_line(corpus_dir, article, table.row_spans[r][0]),
+                            f"{label!r} reads as {attribute}, measured in {spec.unit or 'text'}, but the unit "
+                            f"here is {unit!r}; fix the label mapping in {where}")
+        dtype_found = DTYPE.findall(label) if reading.attribute or spec.unit in ("TFLOPS",) else []
+        basis = defaults.basis or reading.basis
+        low = label.lower()
+        if "sparse" in low:
+            basis = "sparse"
+        elif reading.read == "fixed" and low.split(" ")[0] in ("matrix", "vector", "packed"):
+            basis = low.split(" ")[0]
+        start, end = table.row_spans[r]
+        quote = article.body[start:end]
+        facts.append(Fact(
+            entity=entity, attribute=attribute, status=parsed.status, value=value, text=parsed.text,
+            unit=unit if parsed.status == "value" or parsed.unit or spec.unit else "",
+            decimals=decimals, value_text=cell.text, approx=parsed.approx, bound=parsed.bound,
+            dtype="/".join(d.upper() for d in dtype_found) or defaults.dtype or reading.dtype,
+            scope=defaults.scope or reading.scope, basis=basis, variant=variant,
+            note=defaults.note or reading.note or parsed.detail,
+            as_of=reading.as_of or article.meta.as_of or article.meta.published,
+            source=FactSource(article_id=article.meta.id, title=article.meta.title, url=article.meta.source.link(),
+                              anchor=table.anchor, char_start=start, char_end=end, quote=quote, origin="table",
+                              context=table.header_line,
+                              location=file_line(corpus_dir, article, start)),
+        ))
+    return facts

@@ -1,0 +1,182 @@
+"""Units and numbers as the corpus writes them, to typed values that can be compared.
+
+A unit belongs to a dimension (bytes, bytes per second, operations per
+second, ...) and has a factor to that dimension's base, so "96 GiB" and
+"96 GB" are different amounts of the same dimension and "2.9 TB/sec" equals
+"2900 GB/s". Byte units keep their decimal/binary prefix exactly as written:
+GB is 10^9 bytes and GiB is 2^30, never folded into one another. In rates,
+"Bps" is bytes and "bps" is bits (Gbps is a network figure), as the sources use them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Unit:
+    symbol: str
+    dimension: str
+    factor: float  # to the dimension's base unit
+
+
+_UNITS = [
+    Unit("B", "bytes", 1), Unit("kB", "bytes", 1e3), Unit("MB", "bytes", 1e6), Unit("GB", "bytes", 1e9),
+    Unit("TB", "bytes", 1e12), Unit("KiB", "bytes", 2**10), Unit("MiB", "bytes", 2**20),
+    Unit("GiB", "bytes", 2**30), Unit("TiB", "bytes", 2**40),
+    Unit("B/s", "bytes/s", 1), Unit("MB/s", "bytes/s", 1e6), Unit("GB/s", "bytes/s", 1e9),
+    Unit("TB/s", "bytes/s", 1e12), Unit("GiB/s", "bytes/s", 2**30), Unit("TiB/s", "bytes/s", 2**40),
+    Unit("Gbps", "bytes/s", 1e9 / 8), Unit("Tbps", "bytes/s", 1e12 / 8),
+    Unit("FLOPS", "ops/s", 1), Unit("GFLOPS", "ops/s", 1e9), Unit("TFLOPS", "ops/s", 1e12),
+    Unit("PFLOPS", "ops/s", 1e15), Unit("TOPS", "ops/s", 1e12),
+    Unit("GHz", "Hz", 1e9), Unit("MHz", "Hz", 1e6),
+    Unit("nm", "length", 1), Unit("mm²", "area", 1), Unit("W", "power", 1), Unit("%", "ratio", 1),
+    Unit("USD/h", "USD/h", 1),
+]
+# Counted things: each is its own dimension.
+for _count in ("SM", "cores", "chips", "instances", "transistors", "images/s", "vCPUs"):
+    _UNITS.append(Unit(_count, _count, 1))
+_UNITS.append(Unit("", "text", 1))
+UNITS = {u.symbol: u for u in _UNITS}
+
+# Spellings in the corpus -> canonical symbol. Case matters only for b/B in rates, so the
+# lookup tries the exact spelling first, then a case-folded one among unambiguous names.
+_SPELLINGS = {
+    "TBps": "TB/s", "TB/sec": "TB/s", "TB/second": "TB/s", "GBps": "GB/s", "GB/sec": "GB/s",
+    "GB/second": "GB/s", "GiB/sec": "GiB/s", "bytes/s": "B/s", "bytes/sec": "B/s",
+    "GiBs": "GiB", "GBs": "GB", "GB/sec/chip": "GB/s", "Gb/s": "Gbps",
+    "TFLOP": "TFLOPS", "TFLOPs": "TFLOPS", "TFLOPs/s": "TFLOPS", "FLOPs/s": "FLOPS", "FLOPS/s": "FLOPS",
+    "PFLOP": "PFLOPS", "PFLOPs": "PFLOPS", "T": "TFLOPS", "mm2": "mm²", "kb": "kB", "KB": "kB",
+    "TB per second": "TB/s", "GB per second": "GB/s", "GB / second": "GB/s",
+}
+_FOLDED = {k.lower(): v for k, v in {**{u: u for u in UNITS if u}, **_SPELLINGS}.items()
+           if not re.search(r"[bB]ps$|^[kMGT]?[bB]$|/s$|ec$", k)}
+
+
+def canonical_unit(spelling: str) -> str | None:
+    """The canonical symbol of a unit as written, or None when it is not a unit we know."""
+    s = spelling.strip()
+    if s in UNITS:
+        return s
+    if s in _SPELLINGS:
+        return _SPELLINGS[s]
+    return _FOLDED.get(s.lower())
+
+
+def unit_info(symbol: str) -> Unit:
+    return UNITS[symbol]
+
+
+def convert(value: float, source: str, target: str) -> float | None:
+    """``value`` in ``source`` units expressed in ``target`` units; None when the dimensions differ."""
+    a, b = UNITS.get(source), UNITS.get(target)
+    if a is None or b is None or a.dimension != b.dimension:
+        return None
+    return value * a.factor / b.factor
+
+
+def comparable(a: str, b: str) -> bool:
+    return a in UNITS and b in UNITS and UNITS[a].dimension == UNITS[b].dimension
+
+
+# ---- numbers ----
+
+_MULTIPLIERS = {"亿": 1e8, "万": 1e4, "billion": 1e9, "million": 1e6, "млрд": 1e9, "млн": 1e6}
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?(?:e[+-]?\d+)?)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Number:
+    value: float
+    decimals: int  # digits after the decimal point as written; -n for n trailing zeros of a whole number
+    start: int
+    end: int  # end of the number including a multiplier word, if any
+
+
+def _parse_token(token: str) -> tuple[float, int]:
+    if re.fullmatch(r"\d+(?:,\d{3})+", token):  # thousands separators
+        token = token.replace(",", "")
+    if token.isdigit():  # trailing zeros of a whole number are not significant: "990" is 99 tens
+        return float(token), -(len(token) - len(token.rstrip("0"))) if token.strip("0") else 0
+    token = token.replace(",", ".")  # a decimal comma ("13,11")
+    mantissa, _, exponent = token.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    if exponent:
+        value = float(token)
+        # significant digits of the mantissa, re-expressed as decimals of the full value
+        sig = len(mantissa.replace(".", "").lstrip("0")) or 1
+        return value, max(0, sig - 1 - int(math.floor(math.log10(abs(value)))) if value else 0)
+    return float(token), decimals
+
+
+def numbers_in(text: str) -> list[Number]:
+    """Every number in a text with its precision; Chinese and English scale words applied."""
+    out = []
+    for m in NUMBER.finditer(text):
+        value, decimals = _parse_token(m.group(1))
+        end = m.end()
+        rest = text[end:end + 8]
+        for word, factor in _MULTIPLIERS.items():
+            if rest.lstrip().startswith(word):
+                value *= factor
+                decimals = max(0, decimals - round(math.log10(factor)))
+                end = end + rest.index(word) + len(word)
+                break
+        out.append(Number(value, decimals, m.start(), end))
+    return out
+
+
+def same_number(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+# ---- display ----
+
+def format_number(value: float, lang: str = "en", decimals: int | None = None) -> str:
+    """A value as a reader of ``lang`` writes it: 1,299.5 / 1 299,5 / 1299.5."""
+    if decimals is None:
+        text = f"{value:.6g}" if abs(value) < 1e15 else f"{value:.3e}"
+        if "e" in text:
+            text = f"{value:,.0f}"
+    else:
+        text = f"{value:,.{max(decimals, 0)}f}"
+    if "." in text and decimals is None:
+        text = text.rstrip("0").rstrip(".")
+    if "," not in text and abs(value) >= 1000 and "e" not in text:
+        whole, _, frac = text.partition(".")
+        text = f"{int(whole):,}" + (f".{frac}" if frac else "")
+    if lang == "ru":
+        return text.replace(",", "\u00a0").replace(".", ",")
+    if lang == "zh":
+        return text.replace(",", "")
+    return text
+
+
+_BIG = {"en": [(1e9, " billion"), (1e6, " million")], "ru": [(1e9, " млрд"), (1e6, " млн")],
+        "zh": [(1e8, "亿"), (1e4, "万")]}
+
+
+def format_count(value: float, lang: str) -> str:
+    """Large counts with a scale word (54.2 billion, 54,2 млрд, 542亿)."""
+    for factor, word in _BIG.get(lang, _BIG["en"]):
+        if abs(value) >= factor:
+            return format_number(round(value / factor, 4), lang) + word
+    return format_number(value, lang)
+
+
+UNIT_NAMES = {
+    "USD/h": {"en": "USD/h", "ru": "долл./ч", "zh": "美元/小时"},
+    "images/s": {"en": "images/s", "ru": "изобр./с", "zh": "张/秒"},
+    "cores": {"en": "cores", "ru": "ядер", "zh": "个核心"},
+    "chips": {"en": "chips", "ru": "чипов", "zh": "个芯片"},
+    "instances": {"en": "instances", "ru": "инстансов", "zh": "个实例"},
+    "transistors": {"en": "transistors", "ru": "транзисторов", "zh": "个晶体管"},
+    "SM": {"en": "SMs", "ru": "SM", "zh": "个 SM"},
+    "vCPUs": {"en": "vCPUs", "ru": "vCPU", "zh": "个 vCPU"},
+}
+
+
+def unit_name(symbol: str, lang: str) -> str:
+    return UNIT_NAMES.get(symbol, {}).get(lang, symbol)

@@ -1,0 +1,175 @@
+"""Entities and attributes from ``corpus/specs/``, and finding their names in text.
+
+A name matches whole: not inside a longer identifier ("Trainium" is not in
+"Trainium2", "v4" is not in "NeuronCore-v4"). Between letters and digits and
+at spaces a separator is optional, so "Gaudi2", "Gaudi 2" and "Gaudi-2" are
+one name. Russian names also match their inflected forms ("Гауди", "Гауди2").
+Where names overlap, the longest wins ("GB200 NVL72" over "GB200").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from kb.errors import SpecError
+from kb.specs.model import Attribute, Entity
+from kb.textnorm import normalize_for_matching
+
+ENTITIES_FILE = "entities.yaml"
+ATTRIBUTES_FILE = "attributes.yaml"
+
+
+def load_yaml_items(path: Path) -> list[tuple[int, dict]]:
+    """The mappings of a YAML list file, each with the line it starts on (for error messages)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        root = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except FileNotFoundError:
+        raise SpecError(str(path), "file is missing") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise SpecError(where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if data is None:
+        return []
+    if not isinstance(data, list) or root is None:
+        raise SpecError(f"{path}:1", "expected a list of entries")
+    items = []
+    for node, item in zip(root.value, data, strict=True):
+        line = node.start_mark.line + 1
+        if not isinstance(item, dict):
+            raise SpecError(f"{path}:{line}", "expected a mapping")
+        items.append((line, item))
+    return items
+
+
+def _validated(model, path: Path, line: int, item: dict):
+    try:
+        return model.model_validate(item)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "entry"
+        raise SpecError(f"{path}:{line}", f"field '{field}': {first['msg']}") from None
+
+
+_WORD = "A-Za-z0-9А-Яа-яЁё_"
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+
+
+def name_pattern(name: str) -> str:
+    """A regular expression for one name, tolerant of separators and Russian endings."""
+    name = normalize_for_matching(name).strip()
+    parts = re.findall(r"[A-Za-zА-Яа-яЁё]+|\d+(?:\.\d+)?|[^\sA-Za-zА-Яа-яЁё\d]+", name)
+    pattern = ""
+    for i, part in enumerate(parts):
+        if i:
+            prev = parts[i - 1]
+            joinable = (prev[-1].isalnum() and part[0].isalnum())
+            pattern += r"[\s\-]?" if joinable else r"\s*"
+        pattern += re.escape(part)
+        if _CYRILLIC.search(part) and i == len(parts) - 1:
+            pattern += r"[а-яё]{0,3}"
+    # Boundaries are Latin, Cyrillic and digits only: Chinese text runs straight into names ("Trn1的").
+    return rf"(?<![{_WORD}\-.]){pattern}(?![{_WORD}\-]|\.\d)"
+
+
+@dataclass(frozen=True)
+class Mention:
+    entity: str
+    start: int
+    end: int
+    text: str
+
+
+class Vocabulary:
+    def __init__(self, entities: list[Entity], attributes: list[Attribute]) -> None:
+        self.entities = {e.id: e for e in entities}
+        self.attributes = {a.id: a for a in attributes}
+        names = []
+        for e in entities:
+            for name in {e.name, *e.aliases}:
+                names.append((name, e.id))
+        # Longest names first so that alternation prefers "GB200 NVL72" to "GB200".
+        names.sort(key=lambda pair: -len(pair[0]))
+        self._names = [(re.compile(name_pattern(n), re.IGNORECASE), eid) for n, eid in names]
+        self._headers = [(re.compile(h, re.IGNORECASE), a.id) for a in attributes for h in a.headers]
+        self._cues = {lang: [(re.compile(c, re.IGNORECASE), a.id) for a in attributes for c in a.cues.get(lang, ())]
+                      for lang in ("en", "ru", "zh")}
+
+    @classmethod
+    def load(cls, folder: Path) -> Vocabulary:
+        entities, attributes = [], []
+        seen: dict[str, str] = {}
+        for line, item in load_yaml_items(folder / ENTITIES_FILE):
+            entity = _validated(Entity, folder / ENTITIES_FILE, line, item)
+            if entity.id in seen:
+                raise SpecError(f"{folder / ENTITIES_FILE}:{line}", f"entity '{entity.id}' is defined twice")
+            seen[entity.id] = entity.id
+            entities.append(entity)
+        for entity in entities:
+            if entity.parts and entity.parts.chip not in seen:
+                raise SpecError(str(folder / ENTITIES_FILE), f"entity '{entity.id}': parts.chip "
+                                f"'{entity.parts.chip}' is not an entity")
+        for line, item in load_yaml_items(folder / ATTRIBUTES_FILE):
+            attribute = _validated(Attribute, folder / ATTRIBUTES_FILE, line, item)
+            for pattern in (*attribute.headers, *(c for cues in attribute.cues.values() for c in cues)):
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    raise SpecError(f"{folder / ATTRIBUTES_FILE}:{line}", f"bad pattern {pattern!r}: {exc}") from None
+            attributes.append(attribute)
+        return cls(entities, attributes)
+
+    def to_json(self) -> dict:
+        return {"entities": [e.model_dump(mode="json") for e in self.entities.values()],
+                "attributes": [a.model_dump(mode="json") for a in self.attributes.values()]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Vocabulary:
+        return cls([Entity.model_validate(e) for e in data["entities"]],
+                   [Attribute.model_validate(a) for a in data["attributes"]])
+
+    def mentions(self, text: str) -> list[Mention]:
+        """Entity names in ``text`` (already normalized), longest first where they overlap, in text order."""
+        taken: list[Mention] = []
+        for pattern, eid in self._names:
+            for m in pattern.finditer(text):
+                if any(m.start() < t.end and t.start < m.end() for t in taken):
+                    continue
+                taken.append(Mention(eid, m.start(), m.end(), m.group(0)))
+        return sorted(taken, key=lambda m: m.start)
+
+    def entity_in(self, text: str) -> tuple[str, str] | None:
+        """The first entity named in a table cell, and what is left of the cell around it."""
+        found = self.mentions(normalize_for_matching(text))
+        if not found:
+            return None
+        entity = found[0].entity
+        rest, pos = "", 0
+        for m in found:  # "trn2.48xlarge / trn2u.48xlarge": both names go, not just the first
+            if m.entity == entity:
+                rest += text[pos:m.start]
+                pos = m.end
+        return entity, (rest + text[pos:]).strip()
+
+    def header_attribute(self, header: str) -> str | None:
+        """The attribute whose header pattern matches most of the label ("memory pool size" is not "memory")."""
+        text = header.strip().lower()
+        best = max(((m.end() - m.start(), aid) for pattern, aid in self._headers if (m := pattern.search(text))),
+                   default=None)
+        return best[1] if best else None
+
+    def attribute_cues(self, text: str, lang: str) -> list[tuple[int, str]]:
+        """(length of the longest matching cue, attribute) for every attribute cued in a question."""
+        best: dict[str, int] = {}
+        for source in {lang, "en"}:
+            for pattern, aid in self._cues.get(source, []):
+                for m in pattern.finditer(text):
+                    best[aid] = max(best.get(aid, 0), m.end() - m.start())
+        return sorted(((n, a) for a, n in best.items()), key=lambda pair: (-pair[0], pair[1]))

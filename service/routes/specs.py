@@ -1,0 +1,85 @@
+"""Browsing the fact table: what is known, everything about one entity, two entities side by side."""
+
+from __future__ import annotations
+
+from litestar import get
+from litestar.datastructures import State
+from litestar.params import Parameter
+
+from kb.specs.facts import FactTable
+from kb.specs.present import answer_spec, entry
+from kb.specs.questions import SpecQuery
+from service.problems import ProblemError
+
+LANGS = ("en", "ru", "zh")
+
+
+def _table(state: State) -> FactTable:
+    return state.runtime.retriever.index.facts
+
+
+def _lang(lang: str) -> str:
+    if lang not in LANGS:
+        raise ProblemError(422, "Invalid request", f"lang: one of {', '.join(LANGS)} (got {lang!r})",
+                           errors=[{"field": "lang", "message": "unknown language"}])
+    return lang
+
+
+def _entity(table: FactTable, name: str) -> str:
+    found = table.resolve_entity(name)
+    if found is None:
+        close = table.close_entities(name)
+        raise ProblemError(404, "Unknown entity", f"no entity {name!r} in the fact table"
+                           + (f"; did you mean {', '.join(close)}?" if close else ""), close_matches=close)
+    return found
+
+
+def _attribute(table: FactTable, name: str) -> str:
+    if name in table.vocabulary.attributes:
+        return name
+    close = table.close_attributes(name)
+    raise ProblemError(404, "Unknown attribute", f"no attribute {name!r} in the fact table"
+                       + (f"; did you mean {', '.join(close)}?" if close else ""), close_matches=close)
+
+
+@get("/v1/specs", summary="Entities and attributes in the fact table")
+async def list_specs(state: State, lang: str = Parameter(default="en", description="en, ru or zh")) -> dict:
+    table, lang = _table(state), _lang(lang)
+    entities = [{"id": e.id, "name": e.display_name(lang), "kind": e.kind, "vendor": e.vendor,
+                 "aliases": list(e.aliases), "attributes": table.attributes_of(e.id),
+                 "facts": len(table.about(e.id))} for e in table.vocabulary.entities.values()]
+    attributes = [{"id": a.id, "label": a.label(lang), "unit": a.unit, "better": a.better,
+                   "entities": len(table.entities_with(a.id))} for a in table.vocabulary.attributes.values()]
+    return {"entities": entities, "attributes": attributes, "facts": len(table.facts),
+            "conflicts": sum(f.conflict for f in table.facts)}
+
+
+@get("/v1/specs/compare", summary="Compare entities on one attribute")
+async def compare_specs(state: State, entities: str = Parameter(description="comma-separated, e.g. h100,mi300x"),
+                        attribute: str = Parameter(description="an attribute id, e.g. memory_capacity"),
+                        lang: str = Parameter(default="en"),
+                        dtype: str | None = Parameter(default=None, description="e.g. BF16")) -> dict:
+    table, lang = _table(state), _lang(lang)
+    names = [n.strip() for n in entities.split(",") if n.strip()]
+    if len(names) < 2:
+        raise ProblemError(422, "Invalid request", "entities: give two or more, separated by commas",
+                           errors=[{"field": "entities", "message": "fewer than two"}])
+    ids = tuple(dict.fromkeys(_entity(table, n) for n in names))
+    attribute = _attribute(table, attribute)
+    query = SpecQuery(kind="comparison" if len(ids) >= 2 else "lookup", attribute=attribute, entities=ids,
+                      dtype=dtype.upper() if dtype else None,
+                      direction=table.vocabulary.attributes[attribute].better)
+    result = answer_spec(table, query, lang)
+    return {"attribute": attribute, "entities": list(ids), "specs": result.entries, "comparison": result.summary}
+
+
+@get("/v1/specs/{entity:str}", summary="Every fact about one entity, with sources")
+async def entity_specs(state: State, entity: str, lang: str = Parameter(default="en"),
+                       attribute: str | None = Parameter(default=None)) -> dict:
+    table, lang = _table(state), _lang(lang)
+    eid = _entity(table, entity)
+    aid = _attribute(table, attribute) if attribute else None
+    e = table.vocabulary.entities[eid]
+    return {"entity": eid, "name": e.display_name(lang), "kind": e.kind, "vendor": e.vendor,
+            "aliases": list(e.aliases), "parts": e.parts.model_dump() if e.parts else None,
+            "related": table.related(eid), "specs": [entry(f, table, lang) for f in table.about(eid, aid)]}

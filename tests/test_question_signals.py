@@ -1,0 +1,71 @@
+"""The question's language, names the corpus lacks, and how the evaluation scores spec answers."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from kb.coverage import corpus_words, unknown_names
+from kb.evaluation.datasets import Expected
+from kb.evaluation.kb_suite import lost_value_safe, spec_match
+from kb.evaluation.sweep import abstention_thresholds
+from kb.language import detect_language
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("Когда выйдет NVIDIA Rubin Ultra?", "ru"),  # more Latin letters than Cyrillic, still Russian
+    ("Сколько TFLOPS в BF16 выдаёт NVIDIA H100 SXM?", "ru"),
+    ("Trn1的FP32算力是多少？", "zh"),
+    ("GB200 NVL72每个GPU的带宽是多少？", "zh"),
+    ("What is the PCIe bandwidth of TPU v4?", "en"),
+    ("123 ?!", None),
+])
+def test_language_is_the_script_of_the_non_latin_letters(text, lang):
+    assert detect_language(text) == lang
+
+
+def test_names_the_corpus_never_mentions():
+    words = corpus_words(["The Gaudi2 has 96 GB; Cerebras is not covered here. TPU v5e and MI300X."])
+    assert unknown_names("What is the memory of the Graphcore Bow IPU?", words) == ["Graphcore", "Bow"]
+    assert unknown_names("How much does a Cerebras CS-3 cost?", words) == ["CS-3"]
+    assert unknown_names("华为昇腾910B的价格是多少？", words, "zh") == ["910B"]
+    assert unknown_names("Graphcore IPU有多少内存？", words, "zh") == ["Graphcore"]  # no sentence-initial rule
+    assert unknown_names("What memory does the Gaudi2 have?", words) == []  # "What" starts the sentence
+    assert unknown_names("Is MI300X faster than TPU v5e?", words) == []
+
+
+def test_expected_spec_forms_are_exclusive():
+    Expected(value=96, unit="GiB")
+    Expected(lost=True)
+    Expected(higher="a", values=[{"entity": "a", "value": 1, "unit": "GB"}])
+    for bad in ({"value": 96}, {"value": 1, "unit": "GB", "lost": True}, {}):
+        with pytest.raises(ValidationError):
+            Expected(**bad)
+
+
+def _spec(entity, value, unit, status="value", value_text=""):
+    return {"entity": entity, "attribute": "a", "value": value, "unit": unit, "status": status, "value_text": value_text}
+
+
+def test_spec_scoring_is_exact():
+    body = {"specs": [_spec("x", 96.0, "GiB")], "spec_answer": None}
+    assert spec_match(body, Expected(value=96, unit="GiB"))
+    assert not spec_match(body, Expected(value=96, unit="GB"))  # GB is not GiB
+    lost = {"specs": [_spec("x", None, "images/s", "unknown", "[?]963")], "spec_answer": {"text": "unknown"}}
+    assert lost_value_safe(lost)
+    assert not lost_value_safe({**lost, "spec_answer": {"text": "about 963 images/s"}})  # a guess from the digits
+    assert not lost_value_safe({"specs": lost["specs"] + [_spec("x", 1963.0, "images/s")], "spec_answer": None})
+    compared = {"specs": [_spec("a", 2.0, "TB/s"), _spec("b", 1.0, "TB/s")],
+                "spec_answer": {"kind": "comparison", "higher": "a"}}
+    want = [{"entity": "a", "value": 2, "unit": "TB/s"}, {"entity": "b", "value": 1, "unit": "TB/s"}]
+    assert spec_match(compared, Expected(higher="a", values=want))
+    assert not spec_match(compared, Expected(higher="b", values=want))
+
+
+def test_threshold_sweep_counts_the_other_abstention_signals():
+    rows = [{"answerable_expected": False, "top_score": 5.0, "decided_by": "no_fact"},
+            {"answerable_expected": False, "top_score": 1.0, "decided_by": "score"},
+            {"answerable_expected": True, "top_score": 0.5, "decided_by": "spec"},
+            {"answerable_expected": True, "top_score": 4.0, "decided_by": "score"}]
+    at_two = next(c for c in abstention_thresholds({"rows": rows}) if c["threshold"] == 4.0)
+    assert (at_two["recall"], at_two["lost"]) == (1.0, 0)  # the spec-answered question is not lost at any threshold

@@ -1,0 +1,197 @@
+"""The fact table: extraction from tables and prose, typed values, disagreement, questions and answers."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import load_corpus
+from kb.errors import SpecError
+from kb.specs import lookup
+from kb.specs.facts import FactTable
+from kb.specs.present import answer_spec
+from kb.specs.questions import SpecQuery, understand
+from kb.specs.tables import parse_cell
+from kb.specs.units import canonical_unit, convert, numbers_in
+
+
+@pytest.fixture(scope="module")
+def articles(project_settings):
+    return load_corpus(project_settings.corpus_dir)
+
+
+@pytest.fixture(scope="module")
+def table(project_settings, articles) -> FactTable:
+    return FactTable.build(project_settings.corpus_dir, articles)
+
+
+def _facts(table, entity, attribute, **match):
+    return [f for f in table.about(entity, attribute) if all(getattr(f, k) == v for k, v in match.items())]
+
+
+def test_every_fact_quotes_its_article_at_its_offsets(table, articles):
+    bodies = {a.meta.id: a.body for a in articles}
+    assert len(table.facts) > 400
+    for fact in table.facts:
+        src = fact.source
+        assert bodies[src.article_id][src.char_start:src.char_end] == src.quote
+        assert fact.value_text in src.quote
+        assert src.location.split(":")[0].startswith("corpus/")
+
+
+def test_table_cells_become_typed_facts(table):
+    gaudi3 = _facts(table, "intel-gaudi3", "memory_capacity")
+    assert [(f.value, f.unit, f.source.origin) for f in gaudi3] == [(128.0, "GB", "table")]
+    assert "Intel Gaudi3" in gaudi3[0].source.quote and "128" in gaudi3[0].source.quote
+    # "X" unsupported, "V" supported without a number, "?" unknown: never numbers
+    assert _facts(table, "amd-mi300x", "peak_compute", dtype="FP4")[0].status == "unsupported"
+    assert _facts(table, "intel-gaudi2", "peak_compute", dtype="FP32")[0].status == "unpublished"
+    assert _facts(table, "google-tpu-v7x", "peak_compute", dtype="FP32")[0].status == "unknown"
+    assert all(f.value is None for f in table.facts if f.status != "value")
+    # transposed tables (entities in the header) and units from labels
+    trn3 = _facts(table, "aws-trainium3", "memory_bandwidth")
+    assert (trn3[0].value, trn3[0].unit) == (4.9, "TB/s")
+    # 9.0e11 bytes/s is read as 0.9 TB/s; "990T" under a FLOPs/s header is 990 TFLOPS
+    v3 = _facts(table, "google-tpu-v3", "memory_bandwidth")[0]
+    assert (v3.value, v3.unit, v3.value_text) == (0.9, "TB/s", "9.0e11")
+    h100 = [f for f in _facts(table, "nvidia-h100-sxm", "peak_compute") if f.value_text == "990T"]
+    assert h100 and h100[0].unit == "TFLOPS" and h100[0].value == 990
+
+
+def test_units_keep_gb_and_gib_apart():
+    assert canonical_unit("GiB") == "GiB" and canonical_unit("GB") == "GB"
+    assert convert(96, "GiB", "GB") == pytest.approx(103.079, rel=1e-4)
+    assert canonical_unit("TBps") == "TB/s" and canonical_unit("TB/sec") == "TB/s"
+    assert canonical_unit("Gbps") == "Gbps" and canonical_unit("GBps") == "GB/s"  # bits and bytes
+    assert convert(400, "Gbps", "GB/s") == 50
+    assert [n.value for n in numbers_in("1,299 FP8; 13,11 долл.; 542亿个")] == [1299, 13.11, 5.42e10]
+    assert parse_cell("Up to 16 chips").bound == "at_most"
+    assert parse_cell("~5.5TB/s").approx and parse_cell("[?]963").status == "unknown"
+
+
+def test_lost_values_are_unknown_never_numbers(table):
+    for entity in ("nvidia-a100-sxm", "intel-gaudi"):
+        facts = table.about(entity, "resnet50_throughput")
+        assert [f.status for f in facts] == ["unknown"]
+        assert facts[0].value is None and "[?]" in facts[0].value_text and facts[0].note
+    assert not [f for f in table.facts if f.is_number and "[?]" in f.value_text]
+
+
+def test_disagreement_is_kept_and_flagged(table):
+    b200 = _facts(table, "nvidia-b200-sxm", "memory_capacity")
+    assert sorted(f.value for f in b200) == [180, 192] and all(f.conflict for f in b200)
+    assert {f.source.article_id for f in b200} == {"ml-engineering-accelerator-specs", "scaling-book-cn-gpus"}
+    trn2 = _facts(table, "aws-trainium2", "memory_capacity")
+    assert {f.unit for f in trn2} == {"GB", "GiB"} and all(f.conflict for f in trn2)  # 96 GB is not 96 GiB
+    # the same figure at another precision is agreement: 362 and 362.1, 989 and 990 ("990T")
+    assert not any(f.conflict for f in table.about("amd-mi250", "peak_compute"))
+    assert not any(f.conflict for f in _facts(table, "nvidia-h100-sxm", "peak_compute", dtype="BF16"))
+
+
+@pytest.mark.parametrize("question, lang, kind, entities, attribute", [
+    ("How much HBM does each Gaudi have?", "en", "lookup", ("intel-gaudi",), "memory_capacity"),
+    ("Trn1的FP32算力是多少？", "zh", "lookup", ("aws-trn1",), "peak_compute"),
+    ("Сколько транзисторов в A100?", "ru", "lookup", ("nvidia-a100-sxm",), "transistor_count"),
+    ("Сколько памяти у Гауди 2?", "ru", "lookup", ("intel-gaudi2",), "memory_capacity"),
+    ("Какая пропускная способность памяти у Trainium3?", "ru", "lookup", ("aws-trainium3",), "memory_bandwidth"),
+    ("which is cheaper, eight Gaudi or a P4d?", "en", "comparison", ("intel-gaudi", "aws-p4d"), "price_per_hour"),
+    ("MI300X和H100哪个内存更大？", "zh", "comparison", ("amd-mi300x", "nvidia-h100-sxm"), "memory_capacity"),
+    ("which has the most HBM", "en", "superlative", (), "memory_capacity"),
+    ("какой чип дешевле в час", "ru", "superlative", (), "price_per_hour"),
+])
+def test_spec_questions_are_understood(table, question, lang, kind, entities, attribute):
+    query = understand(question, lang, table)
+    assert (query.kind, query.entities, query.attribute) == (kind, entities, attribute)
+
+
+def test_general_questions_are_not_spec_questions(table):
+    assert understand("What are the limits of TPUs?", "en", table) is None
+    assert understand("Что такое MAMF?", "ru", table) is None
+
+
+def test_answers_are_in_the_question_language_with_sources(table):
+    _, ru = lookup(table, "Сколько памяти у Gaudi в инстансе DL1?", "ru")
+    assert ru.entries[0]["display"].startswith("Intel Gaudi: 32 GB (на процессор")
+    assert ru.entries[0]["label"] == "объём памяти"
+    assert "32GB的HBM内存" in ru.entries[0]["quote"]
+    _, zh = lookup(table, "8个Gaudi处理器每小时多少钱？", "zh")
+    price = zh.entries[0]
+    assert (price["entity"], price["value"], price["unit"], price["via"]) == ("aws-dl1", 13.11, "USD/h", "intel-gaudi")
+    assert "美元/小时" in price["display"] and "13.11美元" in price["quote"]
+    _, lost = lookup(table, "单个Gaudi处理器的ResNet-50成绩是多少？", "zh")
+    assert lost.entries[0]["status"] == "unknown" and lost.entries[0]["value"] is None
+    assert "650" not in lost.summary["text"]
+
+
+def test_comparison_reconciles_units_and_states_the_difference(table):
+    query = SpecQuery(kind="comparison", attribute="memory_capacity", entities=("aws-trainium2", "intel-gaudi2"))
+    result = answer_spec(table, query, "en").summary
+    # 96 GiB (and the 96 GB of another source) against Gaudi2's 96 GB: the sources overlap
+    assert result["comparable"] and result["higher"] is None and "disagree" in result["text"]
+    query = SpecQuery(kind="comparison", attribute="memory_bandwidth", entities=("aws-trainium2", "aws-trainium3"))
+    result = answer_spec(table, query, "ru").summary
+    assert result["higher"] == "aws-trainium3" and result["difference"] == [2.0, 2.0]
+    assert result["text"].startswith("У AWS Trainium3 больше: 4,9 TB/s против 2,9 TB/s")
+    # per instance against per chip is said to be incomparable, not compared
+    query = SpecQuery(kind="comparison", attribute="peak_compute", entities=("aws-trn1", "aws-trainium"), dtype="FP32")
+    result = answer_spec(table, query, "en").summary
+    assert not result["comparable"] and result["text"].startswith("Not comparable")
+
+
+def test_superlative_ranks_like_with_like(table):
+    _, most = lookup(table, "Which accelerator has the most HBM?", "en")
+    assert most.summary["kind"] == "superlative" and most.summary["unit"] == "GB"
+    assert most.summary["best"] in {"nvidia-b300-sxm", "amd-mi355x", "amd-mi350x"}
+    assert "288 GB" in most.summary["text"]
+
+
+def _corpus_copy(project_settings, tmp_path) -> Path:
+    target = tmp_path / "corpus"
+    shutil.copytree(project_settings.corpus_dir, target, ignore=shutil.ignore_patterns("sources"))
+    return target
+
+
+def test_a_bad_curated_fact_is_refused_naming_file_and_line(project_settings, tmp_path):
+    corpus = _corpus_copy(project_settings, tmp_path)
+    facts = corpus / "specs" / "facts.yaml"
+    text = facts.read_text(encoding="utf-8")
+    line = text.splitlines().index("  quote: 6912 CUDA Cores") + 1
+    facts.write_text(text.replace("  quote: 6912 CUDA Cores", "  quote: 6913 CUDA Cores"), encoding="utf-8")
+    with pytest.raises(SpecError, match=rf"facts\.yaml:{line - 3}: field 'quote': not found"):
+        FactTable.build(corpus, load_corpus(corpus))
+    facts.write_text(text.replace("  value: 6912\n", "  value: 6900\n"), encoding="utf-8")
+    with pytest.raises(SpecError, match=r"facts\.yaml:\d+: the quote does not contain the value 6900"):
+        FactTable.build(corpus, load_corpus(corpus))
+    lost = text.replace("  status: unknown\n  value_text: '[?]963'\n", "  value: 963\n")
+    facts.write_text(lost, encoding="utf-8")
+    with pytest.raises(SpecError, match=r"lost digits"):
+        FactTable.build(corpus, load_corpus(corpus))
+
+
+def test_a_wrong_table_mapping_is_refused_naming_the_article_line(project_settings, tmp_path):
+    corpus = _corpus_copy(project_settings, tmp_path)
+    attributes = corpus / "specs" / "attributes.yaml"
+    # make "Memory Pool Size" read as memory capacity: its cells are chip counts, not bytes
+    text = attributes.read_text(encoding="utf-8").replace("headers: ['^memory pool size']", "headers: []")
+    attributes.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError, match=r"corpus/en/aws-trainium2-architecture\.md:\d+: 'Memory Pool Size' reads as "
+                                        r"memory_capacity"):
+        FactTable.build(corpus, load_corpus(corpus))
+
+
+def test_a_build_with_a_bad_fact_fails_and_keeps_the_previous_index(project_settings, tmp_path):
+    from kb.index import build_index, load_index
+    from tests.fakes import HashingEncoder
+
+    corpus = _corpus_copy(project_settings, tmp_path)
+    index_dir = tmp_path / "index"
+    first = build_index(corpus, index_dir, HashingEncoder(), progress=False)
+    assert first["counts"]["facts"] > 400 and first["counts"]["fact_conflicts"] >= 4
+    facts = corpus / "specs" / "facts.yaml"
+    facts.write_text(facts.read_text(encoding="utf-8").replace("  value: 6912\n", "  value: 6900\n"), encoding="utf-8")
+    with pytest.raises(SpecError, match=r"facts\.yaml:\d+: the quote does not contain the value 6900 \(numbers in it: 6912\)"):
+        build_index(corpus, index_dir, HashingEncoder(), progress=False)
+    index = load_index(index_dir)
+    assert index.manifest["build_id"] == first["build_id"] and index.facts.about("nvidia-a100-sxm", "cuda_cores")
