@@ -38,9 +38,9 @@ corpus: install
 
 index: $(INDEX)
 
-# Rebuilt when an article, a spec file or the artifact's format changes; `kb build`
+# Rebuilt when an article, a spec file or the code that builds it changes; `kb build`
 # is atomic, so an interrupted or failed build leaves the previous index in place.
-$(INDEX): $(wildcard corpus/*/*.md) $(wildcard corpus/specs/*.yaml) kb/index.py | $(STAMP) $(E5_MODEL)
+$(INDEX): $(wildcard corpus/*/*.md corpus/specs/*.yaml kb/*.py kb/specs/*.py) | $(STAMP) $(E5_MODEL)
 	$(BIN)/kb build
 
 run: install model index

@@ -99,16 +99,45 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
     return sorted(chosen)
 
 
+def fact_sentences(index: KnowledgeIndex, hits: list[Hit], specs: list[dict], limit: int) -> list[tuple[int, int, int]]:
+    """The sentences (table rows) that state a spec answer's facts, when their passages are cited."""
+    position = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits)}
+    chosen: list[tuple[int, int, int]] = []
+    for spec in specs:
+        if spec["citation_n"] is None or spec["status"] not in ("value", "unknown"):
+            continue
+        pos = spec["citation_n"] - 1
+        chunk = position_of = None
+        for c, p in position.items():
+            if p == pos:
+                chunk, position_of = c, p
+        start = spec["citation"]["char_start"]
+        rows = np.flatnonzero((index.sentence_spans[:, 0] == chunk) & (index.sentence_spans[:, 1] <= start)
+                              & (index.sentence_spans[:, 2] > start))
+        if rows.size and all(p != position_of for p, _, _ in chosen):
+            _, s, e = (int(x) for x in index.sentence_spans[rows[0]])
+            chosen.append((position_of, s, e))
+        if len(chosen) == limit:
+            break
+    return sorted(chosen)
+
+
 def ask(retriever: Retriever, question: str, top_k: int, min_score: float = float("-inf"),
         max_sentences: int = 3, mode: Mode | None = None) -> dict:
     """The answer body for one question."""
     started = time.perf_counter()
+    index = retriever.index
     scores = retriever.score(question, mode)
-    hits = retriever.rank(scores, top_k)
+    query, spec = lookup(index.facts, question, scores.lang)
+    # The passages holding a spec answer's facts are its evidence: they lead the citations.
+    entries = spec.entries if spec else []
+    sources = [index.chunk_at(e["citation"]["article_id"], e["citation"]["char_start"]) for e in entries]
+    repeats = [index.chunk_at(e["citation"]["article_id"], a["char_start"]) for e in entries for a in e["also"]]
+    pinned = list(dict.fromkeys(i for i in sources + repeats if i is not None))[:top_k]
+    hits = retriever.rank(scores, top_k, pinned)
     # The evidence strength is the hybrid score whatever the ranking mode, so one calibrated
     # threshold serves dense, lexical and hybrid requests alike.
     strength = float((scores.dense + retriever.lexical_weight * scores.lexical).max()) if hits else float("-inf")
-    query, spec = lookup(retriever.index.facts, question, scores.lang)
     unknown = unknown_names(question, retriever.index.words, scores.lang)
     reason = None if hits and strength >= min_score else "weak_evidence"
     if unknown:
@@ -121,11 +150,16 @@ def ask(retriever: Retriever, question: str, top_k: int, min_score: float = floa
         reason = "no_fact"
     answerable = reason is None
     role = "evidence" if answerable else "related"
-    citations = [citation_for(h, n, retriever.index, role) for n, h in enumerate(hits, start=1)]
+    citations = [citation_for(h, n, index, role) for n, h in enumerate(hits, start=1)]
+    cited = {index.chunk_position[h.chunk.chunk_id]: n for n, h in enumerate(hits, start=1)}
+    specs = [{**e, "citation_n": cited.get(i) if i is not None else None}
+             for e, i in zip(entries, sources, strict=True)]
     answer = None
     if answerable:
         parts, cited = [], []
-        for pos, start, end in choose_sentences(retriever, scores, hits, max_sentences):
+        chosen = fact_sentences(index, hits, specs, max_sentences) or \
+            choose_sentences(retriever, scores, hits, max_sentences)
+        for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = Citation(**{**asdict(c), "quote_start": start, "quote_end": end})
             parts.append(f"{c.text[start - c.char_start:end - c.char_start]} [{c.n}]")
@@ -142,7 +176,7 @@ def ask(retriever: Retriever, question: str, top_k: int, min_score: float = floa
         "evidence_score": round(strength, 4) if hits else None,
         "answer": answer,
         "citations": [asdict(c) for c in citations],
-        "specs": spec.entries if spec else [],
+        "specs": specs,
         "spec_answer": spec.summary if spec else None,
         "took_ms": round((time.perf_counter() - started) * 1000, 1),
     }

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kb.markdown import Block, parse_article
 from kb.models import Article, Chunk, Section
-from kb.sentences import sentence_spans
+from kb.sentences import SENTENCE_RULES, sentence_spans
 from kb.textnorm import normalize_for_matching
 
 TokenCounter = Callable[[str], int]
@@ -25,7 +25,8 @@ class ChunkerSettings:
     max_tokens: int = 320
 
     def as_dict(self) -> dict[str, int]:
-        return {"target_tokens": self.target_tokens, "max_tokens": self.max_tokens}
+        # The rules version is in the manifest so that an index cut by older rules counts as stale.
+        return {"target_tokens": self.target_tokens, "max_tokens": self.max_tokens, "sentence_rules": SENTENCE_RULES}
 
 
 def _context(article: Article, section: Section) -> str:

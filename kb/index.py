@@ -75,6 +75,16 @@ class KnowledgeIndex:
         self.chunk_langs = np.array([c.lang for c in self.chunks])
         self.chunk_position = {c.chunk_id: i for i, c in enumerate(self.chunks)}
         self.words = corpus_words(a.body for a in self.articles.values())
+        self._by_article: dict[str, list[int]] = {}
+        for i, c in enumerate(self.chunks):
+            self._by_article.setdefault(c.article_id, []).append(i)
+
+    def chunk_at(self, article_id: str, offset: int) -> int | None:
+        """Position of the chunk whose span holds a body offset of an article."""
+        for i in self._by_article.get(article_id, []):
+            if self.chunks[i].char_start <= offset < self.chunks[i].char_end:
+                return i
+        return None
 
     def search_vectors(self, query_vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         k = min(k, len(self.chunks))

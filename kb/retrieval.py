@@ -16,6 +16,7 @@ Near-duplicate chunks collapse into the best of them, and at most
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -97,11 +98,14 @@ class Retriever:
         top = float(scores.max()) if scores.size else 0.0
         return scores / top if top > 0 else np.zeros_like(scores)
 
-    def rank(self, scores: QueryScores, top_k: int) -> list[Hit]:
+    def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
+        """The top passages by fused score; ``pinned`` chunk positions go first, in their order
+        (the passages that hold the facts of a spec answer)."""
         hits: list[Hit] = []
         per_article: dict[str, int] = {}
         seen_texts: set[str] = set()
-        for i in np.argsort(-scores.fused, kind="stable"):
+        order = list(dict.fromkeys([*pinned, *np.argsort(-scores.fused, kind="stable").tolist()]))
+        for i in order:
             chunk = self.index.chunks[i]
             key = " ".join(chunk.text.split()).casefold()
             if key in seen_texts:  # a near-duplicate of a better hit

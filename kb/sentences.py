@@ -7,11 +7,15 @@ Rules: Chinese ends a sentence at 。！？； (and ！？ full-width forms) wit
 no space needed; English and Russian end at . ! ? … followed by space and a
 capital, digit, quote or bracket, unless the word before the dot is a
 known abbreviation; a dot between digits ("13.11") never ends a sentence.
+A blank line always ends one: a figure caption or a heading without a full
+stop is not the start of the next paragraph.
 """
 
 from __future__ import annotations
 
 import re
+
+SENTENCE_RULES = 2  # bump when the rules change: chunks and sentence spans depend on them
 
 _ABBREVIATIONS = {
     # English
@@ -42,6 +46,8 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         # A full-width mark ends a sentence; an ASCII !/? only after Chinese text.
         if match.group(0)[0] in "。！？；" or "\u4e00" <= prev <= "\u9fff":
             cuts.add(match.end())
+    for match in re.finditer(r"\n[ \t]*\n", text[start:end]):
+        cuts.add(start + match.start())
     for match in _LATIN_END.finditer(text, start, end):
         if match.group(0).startswith(".") and _is_abbreviation(text, match.start()):
             continue

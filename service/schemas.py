@@ -88,8 +88,10 @@ class SpecOut(BaseModel):
     as_of: str | None
     conflict: bool = Field(description="another source gives a different value for the same quantity")
     via: str | None = Field(description="the entity the question named, when the fact is about a related one")
+    citation_n: int | None = Field(description="the `citations` entry whose passage holds this fact, if cited")
     quote: str = Field(description="the source sentence or table row, character for character")
     citation: SpecCitationOut
+    also: list[dict] = Field(description="other places in the same article that state the same value")
 
 
 class AskResponse(BaseModel):

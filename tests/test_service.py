@@ -21,7 +21,10 @@ def test_ask_returns_the_documented_body(client):
     assert [c["n"] for c in body["citations"]] == [1, 2, 3]
     for citation in body["citations"]:
         assert set(citation) == CITATION_FIELDS
-    scores = [c["score"] for c in body["citations"]]
+    # The passages holding the spec answer's facts come first; the rest follow by score.
+    pinned = {s["citation_n"] for s in body["specs"]}
+    assert pinned == set(range(1, len(pinned) + 1))
+    scores = [c["score"] for c in body["citations"] if c["n"] not in pinned]
     assert scores == sorted(scores, reverse=True)
 
 

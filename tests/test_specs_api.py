@@ -24,6 +24,15 @@ def test_ask_fills_specs_beside_the_passages(client, question, entity, value, un
     assert spec["citation"]["article_id"] and spec["quote"] and body["spec_answer"]["text"]
 
 
+def test_the_answer_quotes_the_sentence_that_states_the_fact(client):
+    body = client.post("/v1/ask", json={"question": "Trn1的FP32算力是多少？"}).json()
+    spec = body["specs"][0]
+    cited = body["citations"][spec["citation_n"] - 1]
+    assert cited["quote_start"] <= spec["citation"]["char_start"] < spec["citation"]["char_end"] <= cited["quote_end"]
+    assert "FP32的算力为840TFLOPS" in body["answer"]["text"] and f"[{cited['n']}]" in body["answer"]["text"]
+    assert not body["answer"]["text"].startswith("*")  # the figure caption before it is its own sentence
+
+
 def test_comparison_answer_says_which_is_higher_and_by_how_much(client):
     body = client.post("/v1/ask", json={"question": "Which has higher memory bandwidth, Trainium2 or Trainium3?"}).json()
     summary = body["spec_answer"]

@@ -91,19 +91,14 @@ class FactTable:
         vocabulary = Vocabulary.load(folder)
         by_id = {a.meta.id: a for a in articles}
         facts = read_tables(folder, by_id, vocabulary) + read_curated(folder, by_id, vocabulary)
-        unique, seen = [], set()
+        checked = []
         for fact in facts:
             validate(fact, by_id[fact.source.article_id].body)
             kind = vocabulary.entities[fact.entity].kind
             if fact.scope is None and kind in DEFAULT_SCOPE and vocabulary.attributes[fact.attribute].scoped:
                 fact = fact.model_copy(update={"scope": DEFAULT_SCOPE[kind]})
-            # The same statement twice in one article (a repeated table) is one fact.
-            key = (fact.entity, fact.attribute, fact.status, fact.value, fact.text, fact.unit, fact.dtype,
-                   fact.basis, fact.scope, fact.variant, fact.source.article_id)
-            if key not in seen:
-                seen.add(key)
-                unique.append(fact)
-        return cls(vocabulary, mark_conflicts(unique))
+            checked.append(fact)
+        return cls(vocabulary, mark_conflicts(checked))
 
     def save(self, folder: Path) -> None:
         data = {"vocabulary": self.vocabulary.to_json(), "facts": [f.model_dump(mode="json") for f in self.facts]}

@@ -102,6 +102,22 @@ def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> di
     }
 
 
+def merge_repeats(entries: list[dict]) -> list[dict]:
+    """One entry per statement: the same value stated again in the same article (a summary table and
+    its prose) becomes one entry whose ``also`` lists the other places."""
+    merged: dict[tuple, dict] = {}
+    for e in entries:
+        key = (e["entity"], e["attribute"], e["status"], e["value"], e["text"], e["unit"], e["dtype"], e["scope"],
+               e["basis"], e["variant"], e["citation"]["article_id"])
+        if key not in merged:
+            merged[key] = {**e, "also": []}
+        elif e["citation"]["char_start"] != merged[key]["citation"]["char_start"]:
+            c = e["citation"]
+            merged[key]["also"].append({"char_start": c["char_start"], "char_end": c["char_end"], "quote": e["quote"],
+                                        "anchor": c["anchor"], "location": c["location"]})
+    return list(merged.values())
+
+
 def _dtype_ok(fact: Fact, dtype: str | None) -> bool:
     return dtype is None or dtype.lower() in fact.dtypes
 
@@ -263,7 +279,7 @@ def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], dic
 def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecAnswer:
     if query.kind == "superlative":
         facts, summary = rank(table, query, lang)
-        return SpecAnswer([entry(f, table, lang) for f in facts], summary, bool(facts), False)
+        return SpecAnswer(merge_repeats([entry(f, table, lang) for f in facts]), summary, bool(facts), False)
     per_entity: dict[str, list[Fact]] = {}
     entries: list[dict] = []
     vias: dict[str, str | None] = {}
@@ -275,8 +291,7 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecAnswer:
         vias[entity] = via
         seen = {id(e) for e in entries}
         entries += [entry(f, table, lang, via=entity if via else None) for f in facts if id(f) not in seen]
-    entries = list({(e["entity"], e["citation"]["location"], e["value_text"], e["dtype"]): e
-                    for e in entries}.values())
+    entries = merge_repeats(entries)
     label = table.vocabulary.attributes[query.attribute].label(lang)
     if query.kind == "comparison" and len(per_entity) >= 2:
         summary = compare(table, query, per_entity, lang)
