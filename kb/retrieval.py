@@ -28,7 +28,7 @@ from kb.errors import QuestionError
 from kb.glossary import Glossary, load_glossary
 from kb.index import KnowledgeIndex
 from kb.language import detect_language
-from kb.lexical import tokenize
+from kb.lexical import LexicalIndex, tokenize
 from kb.models import Hit
 from kb.textnorm import normalize_for_matching
 
@@ -48,9 +48,48 @@ class QueryScores:
     fused: np.ndarray
 
 
+def lexical_scores(lex: LexicalIndex, tokens: list[str], lang: str | None, doc_langs: np.ndarray,
+                   glossary: Glossary | None) -> np.ndarray:
+    """BM25 per passage, scaled to [0, 1]: all question tokens in the question's language, and in
+    other languages only the anchors (numbers, identifiers, names) plus the glossary's translations."""
+    scores = raw_lexical_scores(lex, tokens, lang, doc_langs, glossary)
+    top = float(scores.max()) if scores.size else 0.0
+    return scores / top if top > 0 else np.zeros_like(scores)
+
+
+def raw_lexical_scores(lex: LexicalIndex, tokens: list[str], lang: str | None, doc_langs: np.ndarray,
+                       glossary: Glossary | None) -> np.ndarray:
+    same = lex.scores(tokens)
+    if lang is None:
+        return same
+    scores = same.copy()
+    anchors = lex.anchor_tokens(tokens)
+    for target in ("en", "ru", "zh"):
+        if target == lang:
+            continue
+        mask = doc_langs == target
+        if mask.any():
+            translated = glossary.translate(tokens, lang, target) if glossary else []
+            scores[mask] = lex.scores(anchors + translated)[mask]
+    return np.where(doc_langs == lang, same, scores)
+
+
+def fuse(dense: np.ndarray, lexical: np.ndarray, weight: float, window: float | None) -> np.ndarray:
+    """Calibrated dense + weight x lexical. With a window, lexical evidence only counts for passages
+    whose dense score is within ``window`` of the best: it re-ranks what the meaning already found
+    plausible, and cannot lift a passage the model ranks far below (the same-language distractor
+    that shares words with the question, while the answer sits in another language)."""
+    if window is None or not dense.size:
+        return dense + weight * lexical
+    near = dense >= float(dense.max()) - window
+    return dense + weight * lexical * near
+
+
 class Retriever:
     def __init__(self, index: KnowledgeIndex, encoder: Encoder, max_per_article: int = 0,
-                 mode: Mode = "hybrid", lexical_weight: float = 2.0, glossary: Glossary | None = None) -> None:
+                 mode: Mode = "hybrid", lexical_weight: float = 2.0, glossary: Glossary | None = None,
+                 dense_window: float | None = None) -> None:
+        self.dense_window = dense_window
         self.index = index
         self.glossary = glossary
         self.encoder = encoder
@@ -63,7 +102,7 @@ class Retriever:
     def from_settings(cls, index: KnowledgeIndex, encoder: Encoder, settings) -> Retriever:
         glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
         return cls(index, encoder, settings.max_chunks_per_article, settings.retrieval_mode,
-                   settings.fusion_lexical_weight, glossary)
+                   settings.fusion_lexical_weight, glossary, settings.fusion_dense_window)
 
     def score(self, question: str, mode: Mode | None = None) -> QueryScores:
         text = normalize_for_matching(question).strip()
@@ -75,28 +114,12 @@ class Retriever:
         raw = self.index.all_scores(vector)
         dense = calibrated(self.calibration, raw, lang, self.index.chunk_langs)
         lexical = self._lexical(text, lang)
-        fused = {"dense": dense, "lexical": lexical, "hybrid": dense + self.lexical_weight * lexical}[mode]
+        fused = fuse(dense, lexical, self.lexical_weight, self.dense_window) if mode == "hybrid" \
+            else {"dense": dense, "lexical": lexical}[mode]
         return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, lexical=lexical, fused=fused)
 
     def _lexical(self, text: str, lang: str | None) -> np.ndarray:
-        tokens = tokenize(text)
-        lex = self.index.lexical
-        same = lex.scores(tokens)
-        if lang is None:
-            scores = same
-        else:
-            scores = same.copy()
-            anchors = lex.anchor_tokens(tokens)
-            for target in ("en", "ru", "zh"):
-                if target == lang:
-                    continue
-                mask = self.index.chunk_langs == target
-                if mask.any():
-                    translated = self.glossary.translate(tokens, lang, target) if self.glossary else []
-                    scores[mask] = lex.scores(anchors + translated)[mask]
-            scores = np.where(self.index.chunk_langs == lang, same, scores)
-        top = float(scores.max()) if scores.size else 0.0
-        return scores / top if top > 0 else np.zeros_like(scores)
+        return lexical_scores(self.index.lexical, tokenize(text), lang, self.index.chunk_langs, self.glossary)
 
     def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
         """The top passages by fused score; ``pinned`` chunk positions go first, in their order

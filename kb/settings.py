@@ -48,6 +48,8 @@ class Settings(BaseSettings):
     # Retrieval and answers; the values are chosen by the evaluation suite (see README, Evaluation).
     retrieval_mode: Literal["dense", "lexical", "hybrid"] = "hybrid"
     fusion_lexical_weight: float = Field(2.0, ge=0.0, le=20.0, description="weight of BM25 (scaled to [0, 1]) next to calibrated dense scores")
+    fusion_dense_window: float | None = Field(1.0, ge=0.0, description="lexical evidence counts only within this "
+                                              "distance of the best calibrated dense score; null: everywhere")
     use_glossary: bool = Field(True, description="carry question terms across languages with corpus/glossary.yaml")
     max_chunks_per_article: int = Field(0, ge=0, description="0 means no cap")
     # `kb eval --sweep`: the best abstention F1 that loses no answerable question of the suite is any

@@ -69,3 +69,25 @@ def test_xquad_settings_on_a_small_slice(tmp_path):
     assert pool > no_own + 0.2
     assert len(result["rows"]["pool_no_own"]) == len(keep_queries)
     assert "SQuAD" in result["note"]
+
+
+def test_xquad_hybrid_settings_use_the_service_scoring(tmp_path):
+    from kb.evaluation.datasets import load_xquad
+    from kb.evaluation.runner import XQUAD_DIR
+    from kb.evaluation.xquad import run_xquad
+    from tests.fakes import HashingEncoder
+
+    data = load_xquad(XQUAD_DIR)
+    groups = sorted(set(data.doc_groups))[:10]
+    keep_docs = [i for i, g in enumerate(data.doc_groups) if g in groups]
+    keep_queries = [i for i, g in enumerate(data.query_groups) if g in groups][:90]
+    small = data.model_copy(update={
+        **{f: [getattr(data, f)[i] for i in keep_docs] for f in ("doc_ids", "doc_langs", "doc_groups", "doc_texts")},
+        **{f: [getattr(data, f)[i] for i in keep_queries] for f in ("query_ids", "query_langs", "query_groups", "query_texts")},
+    })
+    result = run_xquad(small, HashingEncoder(), tmp_path, progress=False, fusion=(2.0, None, None))
+    settings = result["settings"]
+    assert {"pool_hybrid", "mono_hybrid", "x2y_hybrid", "pool_no_own_hybrid"} <= set(settings)
+    # BM25 within one language adds real evidence to the meaningless hashing vectors
+    assert settings["mono_hybrid"]["overall"]["ndcg@10"]["mean"] > settings["mono"]["overall"]["ndcg@10"]["mean"]
+    assert len(result["rows"]["x2y_hybrid"]) == len(result["rows"]["x2y"])

@@ -28,12 +28,22 @@ def test_the_default_model_has_a_measured_calibration(default_encoder):
 def test_modes_rank_differently_but_consistently(runtime, mode):
     retriever = runtime.retriever
     scores = retriever.score("How much device memory does a Trainium2 chip have?", mode)
+    near = scores.dense >= scores.dense.max() - retriever.dense_window
     expected = {"dense": scores.dense, "lexical": scores.lexical,
-                "hybrid": scores.dense + retriever.lexical_weight * scores.lexical}[mode]
+                "hybrid": scores.dense + retriever.lexical_weight * scores.lexical * near}[mode]
     assert np.allclose(scores.fused, expected)
     hits = retriever.rank(scores, 5)
     assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
     assert all(a.score >= b.score for a, b in zip(hits, hits[1:], strict=False))
+
+
+def test_lexical_evidence_counts_only_near_the_best_dense_score():
+    from kb.retrieval import fuse
+
+    dense = np.array([5.0, 4.5, 1.0])
+    lexical = np.array([0.0, 1.0, 1.0])  # the third shares every word but the model finds it far off
+    assert fuse(dense, lexical, 2.0, None).tolist() == [5.0, 6.5, 3.0]
+    assert fuse(dense, lexical, 2.0, 1.0).tolist() == [5.0, 6.5, 1.0]
 
 
 def test_lexical_leg_ignores_stray_words_across_languages(runtime):

@@ -71,11 +71,15 @@ def run_kb(config: str, base: Settings, progress: bool = True, encoder: Encoder 
 
 def run_xquad_suite(config: str, base: Settings, progress: bool = True) -> dict:
     from kb.evaluation.xquad import run_xquad
+    from kb.glossary import load_glossary
 
     settings = settings_for(config, base)
     encoder = load_encoder(settings)
     result = _header("xquad-r", config, settings, encoder)
-    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress))
+    glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
+    fusion = (settings.fusion_lexical_weight, settings.fusion_dense_window, glossary) \
+        if settings.retrieval_mode == "hybrid" else None
+    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress, fusion))
     return result
 
 
@@ -97,13 +101,21 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
     """The fusion sweep and the abstention threshold for the configured setup: (config name, Markdown report)."""
     from kb.evaluation.configs import default_config_name
     from kb.evaluation.kb_suite import run_kb_suite
-    from kb.evaluation.sweep import abstention_thresholds, choose_threshold, sweep_fusion, sweep_report
+    from kb.evaluation.sweep import (
+        abstention_thresholds,
+        choose_threshold,
+        sweep_fusion,
+        sweep_report,
+        sweep_window,
+        window_report,
+    )
     from kb.retrieval import Retriever
 
     config = default_config_name(base)
     encoder = load_encoder(base)
     index = kb_index_for(base, encoder, eval_index_dir(config), progress)
     report = sweep_report(sweep_fusion(index, encoder, base, KB_QUESTIONS), encoder.model_id)
+    report += "\n" + window_report(sweep_window(index, encoder, base, KB_QUESTIONS, load_xquad(XQUAD_DIR), CACHE_DIR))
     run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, base),
                        base.corpus_dir, float("-inf"), progress=False)
     chosen = choose_threshold(abstention_thresholds(run))

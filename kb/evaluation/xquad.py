@@ -57,7 +57,41 @@ def _ranked(scores: np.ndarray, allowed: np.ndarray, depth: int) -> np.ndarray:
     return top[np.isfinite(masked[top])]
 
 
-def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True) -> dict:
+def raw_lexical(data: XquadData, glossary, progress: bool) -> np.ndarray:
+    """BM25 of every question against every paragraph as the service scores it (same language in full,
+    other languages through anchors and the glossary), unscaled; the lexical index is built over XQuAD-R."""
+    from tqdm import tqdm
+
+    from kb.language import detect_language
+    from kb.lexical import LexicalIndex, tokenize
+    from kb.retrieval import raw_lexical_scores
+
+    lex = LexicalIndex.build([normalize_for_matching(t) for t in data.doc_texts], list(data.doc_langs))
+    doc_langs = np.array(data.doc_langs)
+    out = np.empty((len(data.query_texts), len(data.doc_texts)), dtype=np.float32)
+    for i, text in enumerate(tqdm(data.query_texts, desc="xquad-r lexical", disable=not progress, unit="q")):
+        out[i] = raw_lexical_scores(lex, tokenize(normalize_for_matching(text)), detect_language(text), doc_langs,
+                                    glossary)
+    return out
+
+
+def hybrid_row(dense: np.ndarray, lexical: np.ndarray, allowed: np.ndarray, weight: float,
+               window: float | None) -> np.ndarray:
+    """The service's hybrid score over the passages of one setting, as if they were the whole corpus:
+    BM25 scaled by its best over them, and the dense window measured from their best."""
+    from kb.retrieval import fuse
+
+    out = np.full(dense.shape, -np.inf, dtype=np.float32)
+    top = float(lexical[allowed].max()) if allowed.any() else 0.0
+    scaled = lexical[allowed] / top if top > 0 else np.zeros(int(allowed.sum()), dtype=np.float32)
+    out[allowed] = fuse(dense[allowed], scaled, weight, window)
+    return out
+
+
+def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True,
+              fusion: tuple[float, float | None, object] | None = None) -> dict:
+    """Every setting on raw dense scores; with a calibration, the pool settings calibrated; with
+    ``fusion`` (lexical weight, dense window, glossary), every setting again on hybrid scores."""
     docs = [normalize_for_matching(t) for t in data.doc_texts]
     queries = [normalize_for_matching(t) for t in data.query_texts]
     doc_vectors = embed_cached(encoder, docs, "passage", cache_dir, progress)
@@ -67,19 +101,24 @@ def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool
     from kb.calibration import calibration_for
 
     calibration = calibration_for(encoder.model_id, encoder.weights_hash())
+    doc_langs_arr = np.array(data.doc_langs)
     if calibration is not None:
         # What the service does in dense mode. Per-pair affine maps leave the mono and X->Y rankings
         # as they are, so only the pool settings change.
-        doc_langs_arr = np.array(data.doc_langs)
         scores_calibrated = np.vstack([calibration.apply(scores[i], ql, doc_langs_arr)
                                        for i, ql in enumerate(data.query_langs)])
         result_calibrated = scores_calibrated
+    hybrid = lexical = None
+    if fusion is not None:
+        hybrid = result_calibrated if result_calibrated is not None else scores
+        lexical = raw_lexical(data, fusion[2], progress)
 
     doc_lang = np.array(data.doc_langs)
     doc_group = np.array(data.doc_groups)
     doc_ids = data.doc_ids
     names = ["pool", "mono", "x2y", "pool_no_own"] + (["pool_calibrated", "pool_no_own_calibrated"]
-                                                      if result_calibrated is not None else [])
+                                                      if result_calibrated is not None else []) + \
+        (["pool_hybrid", "mono_hybrid", "x2y_hybrid", "pool_no_own_hybrid"] if hybrid is not None else [])
     settings: dict[str, dict] = {name: {"qrels": {}, "run": {}, "pairs": {}} for name in names}
 
     def add(setting: str, key: str, pair: str, relevant: np.ndarray, allowed: np.ndarray, row: np.ndarray) -> None:
@@ -113,6 +152,19 @@ def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool
                 add("pool_calibrated", f"{qid}@{target}", f"{qlang}->{target}", relevant & (doc_lang == target),
                     everything, calibrated)
             add("pool_no_own_calibrated", qid, f"{qlang}->others", relevant & not_own, not_own, calibrated)
+        if hybrid is not None:
+            def fused(allowed, row=hybrid[i], lex=lexical[i]):
+                return hybrid_row(row, lex, allowed, fusion[0], fusion[1])
+            pool_row = fused(everything)
+            add("pool_hybrid", qid, f"{qlang}->all", relevant, everything, pool_row)
+            for target in LANGS:
+                in_target = doc_lang == target
+                add("pool_hybrid", f"{qid}@{target}", f"{qlang}->{target}", relevant & in_target, everything, pool_row)
+                if target == qlang:
+                    add("mono_hybrid", qid, f"{qlang}->{qlang}", relevant, in_target, fused(in_target))
+                else:
+                    add("x2y_hybrid", f"{qid}@{target}", f"{qlang}->{target}", relevant, in_target, fused(in_target))
+            add("pool_no_own_hybrid", qid, f"{qlang}->others", relevant & not_own, not_own, fused(not_own))
 
     result: dict = {"settings": {}, "rows": {}}
     for name, block in settings.items():
@@ -126,7 +178,7 @@ def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool
             "by_pair": {pair: {m: mean_with_ci([v[m] for v in group]) for m in XQUAD_METRICS}
                         for pair, group in sorted(by_pair.items())},
         }
-        if name == "x2y":
+        if name.startswith("x2y"):
             means = [v["ndcg@10"]["mean"] for v in result["settings"][name]["by_pair"].values()]
             result["settings"][name]["x2y_mean_ndcg@10"] = round(float(np.mean(means)), 4)
         result["rows"][name] = {k: [round(values[m], 4) for m in ROW_METRICS] for k, values in per_query.items()}
