@@ -88,8 +88,9 @@ def fuse(dense: np.ndarray, lexical: np.ndarray, weight: float, window: float | 
 class Retriever:
     def __init__(self, index: KnowledgeIndex, encoder: Encoder, max_per_article: int = 0,
                  mode: Mode = "hybrid", lexical_weight: float = 2.0, glossary: Glossary | None = None,
-                 dense_window: float | None = None) -> None:
+                 dense_window: float | None = None, diversify_margin: float = 0.0) -> None:
         self.dense_window = dense_window
+        self.diversify_margin = diversify_margin
         self.index = index
         self.glossary = glossary
         self.encoder = encoder
@@ -102,7 +103,8 @@ class Retriever:
     def from_settings(cls, index: KnowledgeIndex, encoder: Encoder, settings) -> Retriever:
         glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
         return cls(index, encoder, settings.max_chunks_per_article, settings.retrieval_mode,
-                   settings.fusion_lexical_weight, glossary, settings.fusion_dense_window)
+                   settings.fusion_lexical_weight, glossary, settings.fusion_dense_window,
+                   settings.diversify_margin)
 
     def score(self, question: str, mode: Mode | None = None) -> QueryScores:
         text = normalize_for_matching(question).strip()
@@ -123,12 +125,22 @@ class Retriever:
 
     def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
         """The top passages by fused score; ``pinned`` chunk positions go first, in their order
-        (the passages that hold the facts of a spec answer)."""
+        (the passages that hold the facts of a spec answer). Among passages whose scores are within
+        ``diversify_margin`` of the best one left, one from the least-cited article goes first."""
         hits: list[Hit] = []
         per_article: dict[str, int] = {}
         seen_texts: set[str] = set()
-        order = list(dict.fromkeys([*pinned, *np.argsort(-scores.fused, kind="stable").tolist()]))
-        for i in order:
+        fused = scores.fused
+        pinned = list(dict.fromkeys(pinned))
+        queue = [i for i in np.argsort(-fused, kind="stable").tolist() if i not in set(pinned)]
+        candidates = pinned + queue
+        while candidates and len(hits) < top_k:
+            pick = 0
+            if self.diversify_margin > 0 and candidates[0] not in pinned:
+                best = float(fused[candidates[0]])
+                window = [k for k, i in enumerate(candidates[:top_k * 4]) if fused[i] >= best - self.diversify_margin]
+                pick = min(window, key=lambda k: (per_article.get(self.index.chunks[candidates[k]].article_id, 0), k))
+            i = candidates.pop(pick)
             chunk = self.index.chunks[i]
             key = " ".join(chunk.text.split()).casefold()
             if key in seen_texts:  # a near-duplicate of a better hit
@@ -138,10 +150,8 @@ class Retriever:
                 continue
             seen_texts.add(key)
             per_article[chunk.article_id] = taken + 1
-            hits.append(Hit(chunk=chunk, score=float(scores.fused[i]), rank=len(hits) + 1,
+            hits.append(Hit(chunk=chunk, score=float(fused[i]), rank=len(hits) + 1,
                             dense_score=float(scores.dense[i]), lexical_score=float(scores.lexical[i])))
-            if len(hits) == top_k:
-                break
         return hits
 
     def search(self, question: str, top_k: int, mode: Mode | None = None) -> list[Hit]:

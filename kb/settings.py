@@ -50,6 +50,8 @@ class Settings(BaseSettings):
     fusion_lexical_weight: float = Field(2.0, ge=0.0, le=20.0, description="weight of BM25 (scaled to [0, 1]) next to calibrated dense scores")
     fusion_dense_window: float | None = Field(1.0, ge=0.0, description="lexical evidence counts only within this "
                                               "distance of the best calibrated dense score; null: everywhere")
+    diversify_margin: float = Field(0.25, ge=0.0, description="among passages within this score of the best left, "
+                                    "one from the least-cited article goes first; 0: pure score order")
     use_glossary: bool = Field(True, description="carry question terms across languages with corpus/glossary.yaml")
     max_chunks_per_article: int = Field(0, ge=0, description="0 means no cap")
     # `kb eval --sweep`: the best abstention F1 that loses no answerable question of the suite is any

@@ -34,7 +34,22 @@ def test_modes_rank_differently_but_consistently(runtime, mode):
     assert np.allclose(scores.fused, expected)
     hits = retriever.rank(scores, 5)
     assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
-    assert all(a.score >= b.score for a, b in zip(hits, hits[1:], strict=False))
+    # score order, except that a passage may go ahead of one at most diversify_margin better
+    assert all(a.score >= b.score - retriever.diversify_margin for k, a in enumerate(hits) for b in hits[k + 1:])
+
+
+def test_close_scores_are_diversified_across_articles(runtime, default_encoder):
+    from kb.retrieval import Retriever
+
+    index = runtime.retriever.index
+    question = "How much device memory does a Trainium2 chip have?"
+    plain = Retriever(index, default_encoder, dense_window=1.0, diversify_margin=0.0)
+    scores = plain.score(question)
+    by_score = plain.rank(scores, 8)
+    assert all(a.score >= b.score for a, b in zip(by_score, by_score[1:], strict=False))
+    wide = Retriever(index, default_encoder, dense_window=1.0, diversify_margin=5.0).rank(scores, 8)
+    assert len({h.chunk.article_id for h in wide[:5]}) > len({h.chunk.article_id for h in by_score[:5]})
+    assert wide[0].chunk.chunk_id == by_score[0].chunk.chunk_id  # the best passage stays first
 
 
 def test_lexical_evidence_counts_only_near_the_best_dense_score():

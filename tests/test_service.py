@@ -8,7 +8,7 @@ CITATION_FIELDS = {"n", "chunk_id", "article_id", "title", "lang", "section", "a
                    "char_start", "char_end", "role", "quote_start", "quote_end"}
 
 
-def test_ask_returns_the_documented_body(client):
+def test_ask_returns_the_documented_body(client, runtime):
     response = client.post("/v1/ask", json={"question": "How much memory does a Trainium2 chip have?", "top_k": 3})
     assert response.status_code == 200
     body = response.json()
@@ -25,7 +25,8 @@ def test_ask_returns_the_documented_body(client):
     pinned = {s["citation_n"] for s in body["specs"]}
     assert pinned == set(range(1, len(pinned) + 1))
     scores = [c["score"] for c in body["citations"] if c["n"] not in pinned]
-    assert scores == sorted(scores, reverse=True)
+    margin = runtime.settings.diversify_margin  # close scores may be reordered to vary the articles
+    assert all(a >= b - margin - 1e-4 for k, a in enumerate(scores) for b in scores[k + 1:])
 
 
 def test_citation_offsets_point_into_the_article(client, project_settings):

@@ -104,6 +104,8 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
     from kb.evaluation.sweep import (
         abstention_thresholds,
         choose_threshold,
+        diversity_report,
+        sweep_diversity,
         sweep_fusion,
         sweep_report,
         sweep_window,
@@ -116,6 +118,7 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
     index = kb_index_for(base, encoder, eval_index_dir(config), progress)
     report = sweep_report(sweep_fusion(index, encoder, base, KB_QUESTIONS), encoder.model_id)
     report += "\n" + window_report(sweep_window(index, encoder, base, KB_QUESTIONS, load_xquad(XQUAD_DIR), CACHE_DIR))
+    report += "\n" + diversity_report(sweep_diversity(index, encoder, base, KB_QUESTIONS))
     run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, base),
                        base.corpus_dir, float("-inf"), progress=False)
     chosen = choose_threshold(abstention_thresholds(run))

@@ -12,6 +12,8 @@ from kb.retrieval import Retriever
 WEIGHTS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 CAPS = (0, 2, 3)
 WINDOWS = (None, 0.5, 1.0, 1.5, 2.0, 3.0)
+MARGINS = (0.0, 0.1, 0.25, 0.5, 1.0)
+NDCG_COST = 0.005  # diversity may cost at most this much nDCG@10, and no Recall@5
 
 
 def sweep_fusion(index, encoder, settings, questions_path: Path) -> list[dict]:
@@ -22,7 +24,8 @@ def sweep_fusion(index, encoder, settings, questions_path: Path) -> list[dict]:
     rows = []
     for cap in CAPS:
         for weight in WEIGHTS:
-            retriever = Retriever(index, encoder, cap, "hybrid", weight, glossary, settings.fusion_dense_window)
+            retriever = Retriever(index, encoder, cap, "hybrid", weight, glossary, settings.fusion_dense_window,
+                                  settings.diversify_margin)
             result = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)
             overall = result["summary"]["overall"]
             worst = min(result["summary"]["by_pair"].items(), key=lambda kv: kv[1]["recall@5"]["mean"])
@@ -53,7 +56,7 @@ def sweep_window(index, encoder, settings, questions_path: Path, xquad, cache_di
     rows = []
     for window in WINDOWS:
         retriever = Retriever(index, encoder, settings.max_chunks_per_article, "hybrid", settings.fusion_lexical_weight,
-                              glossary, window)
+                              glossary, window, settings.diversify_margin)
         kb = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)["summary"]
         xq = run_xquad(xquad, encoder, cache_dir, False, (settings.fusion_lexical_weight, window, glossary))["settings"]
         rows.append({"fusion_dense_window": window, "ndcg@10": kb["overall"]["ndcg@10"]["mean"],
@@ -85,6 +88,40 @@ def window_report(rows: list[dict]) -> str:
         lines.append(f"| {window} | {r['ndcg@10']:.3f}{mark} | {r['recall@5']:.3f} | {r['xquad_pool']:.3f} | "
                      f"{r['xquad_pool_no_own']:.3f} | {r['xquad_x2y']:.3f} | {mono} |")
     lines += ["", f"Chosen: fusion_dense_window = {best['fusion_dense_window']}.", ""]
+    return "\n".join(lines)
+
+
+def sweep_diversity(index, encoder, settings, questions_path: Path) -> list[dict]:
+    """The diversification margin at the configured fusion: quality and articles among the top five."""
+    from kb.glossary import load_glossary
+
+    questions = load_kb_questions(questions_path)
+    glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
+    rows = []
+    for margin in MARGINS:
+        retriever = Retriever(index, encoder, settings.max_chunks_per_article, "hybrid", settings.fusion_lexical_weight,
+                              glossary, settings.fusion_dense_window, margin)
+        result = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)
+        answered = [r for r in result["rows"] if r["answerable_expected"]]
+        articles = [len({c.split(":")[0] for c in r["retrieved"][:5]}) for r in answered]
+        overall = result["summary"]["overall"]
+        rows.append({"diversify_margin": margin, "ndcg@10": overall["ndcg@10"]["mean"],
+                     "recall@5": overall["recall@5"]["mean"], "articles_in_top5": sum(articles) / len(articles)})
+    return rows
+
+
+def diversity_report(rows: list[dict]) -> str:
+    plain = rows[0]
+    allowed = [r for r in rows if r["recall@5"] >= plain["recall@5"] and r["ndcg@10"] >= plain["ndcg@10"] - NDCG_COST]
+    best = max(allowed, key=lambda r: r["diversify_margin"])
+    lines = ["## Diversification across articles", "",
+             f"The largest margin that keeps Recall@5 and costs at most {NDCG_COST} nDCG@10.", "",
+             "| margin | nDCG@10 | Recall@5 | distinct articles in the top 5 |", "| --- | --- | --- | --- |"]
+    for r in rows:
+        mark = " **chosen**" if r is best else ""
+        lines.append(f"| {r['diversify_margin']:.2f} | {r['ndcg@10']:.3f}{mark} | {r['recall@5']:.3f} | "
+                     f"{r['articles_in_top5']:.2f} |")
+    lines += ["", f"Chosen: diversify_margin = {best['diversify_margin']}.", ""]
     return "\n".join(lines)
 
 
