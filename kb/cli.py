@@ -98,9 +98,12 @@ def _print_specs(body: dict) -> None:
     if not body.get("specs"):
         return
     print()
-    if body.get("spec_answer"):
-        for line in textwrap.wrap("Spec: " + body["spec_answer"]["text"], 100):
+    summary = (body.get("spec_answer") or {}).get("text", "")
+    if summary and summary != body["specs"][0]["display"]:  # a comparison, a ranking or a disagreement
+        for line in textwrap.wrap("Spec: " + summary, 100):
             print(line)
+    else:
+        print("Spec:")
     for spec in body["specs"]:
         flag = "  [sources disagree]" if spec["conflict"] else ""
         print(f"  - {spec['display']}{flag}")

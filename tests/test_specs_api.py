@@ -106,4 +106,4 @@ def test_kb_specs_prints_a_table_and_json(built_index_dir, capsys):
 def test_kb_ask_prints_the_spec_answer(built_index_dir, capsys):
     assert main(["--index-dir", str(built_index_dir), "ask", "Сколько транзисторов в A100?", "--k", "2"]) == 0
     out = capsys.readouterr().out
-    assert "Spec: NVIDIA A100 SXM: 54,2 млрд транзисторов" in out and "542亿个晶体管" in out
+    assert "Spec:\n  - NVIDIA A100 SXM: 54,2 млрд транзисторов" in out and "542亿个晶体管" in out
