@@ -140,6 +140,12 @@ def test_comparison_reconciles_units_and_states_the_difference(table):
     assert not result["comparable"] and result["text"].startswith("Not comparable")
 
 
+def test_superlative_over_chips_falls_back_to_the_instances_built_of_them(table):
+    _, cheapest = lookup(table, "Какой чип дешевле в час?", "ru")
+    assert cheapest.summary["best"] == "aws-dl1" and "13,11" in cheapest.summary["text"]
+    assert cheapest.summary["text"].startswith("Наименьшее значение «цена в час»")
+
+
 def test_superlative_ranks_like_with_like(table):
     _, most = lookup(table, "Which accelerator has the most HBM?", "en")
     assert most.summary["kind"] == "superlative" and most.summary["unit"] == "GB"

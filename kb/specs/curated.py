@@ -34,7 +34,7 @@ class CuratedFact(BaseModel):
     dtype: str | None = None
     scope: str | None = None
     basis: str | None = None
-    variant: str | None = None
+    variant: str | dict[str, str] | None = None  # text, or {en: ..., ru: ..., zh: ...}
     note: str | None = None
     approx: bool = False
     bound: Bound | None = None
@@ -110,7 +110,8 @@ def read_curated(folder: Path, articles: dict[str, Article], vocabulary: Vocabul
             entity=entry.entity, attribute=entry.attribute, status=entry.status, value=entry.value,
             value_max=entry.value_max, text=entry.text, unit=unit, decimals=decimals, value_text=value_text,
             approx=entry.approx, bound=entry.bound, dtype=entry.dtype, scope=entry.scope, basis=entry.basis,
-            variant=entry.variant, note=entry.note,
+            variant=entry.variant.get("en") if isinstance(entry.variant, dict) else entry.variant,
+            variant_labels=entry.variant if isinstance(entry.variant, dict) else {}, note=entry.note,
             as_of=entry.as_of or article.meta.as_of or article.meta.published,
             source=FactSource(article_id=article.meta.id, title=article.meta.title, url=article.meta.source.link(),
                               anchor=_anchor(article, span[0]), char_start=span[0], char_end=span[1], quote=quote,

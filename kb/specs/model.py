@@ -82,6 +82,7 @@ class Fact(Frozen):
     scope: str | None = None  # per_chip, per_instance, per_gcd, ... (see kb.specs.present)
     basis: str | None = None  # dense, sparse, matrix, vector, measured, one-way, ...
     variant: str | None = None  # which version of the part: "(2)", "900W 141GiB HBM3e version"
+    variant_labels: dict[str, str] = {}  # the variant in other languages, for display
     note: str | None = None  # a quality note ("the leading digit was lost in the scrape")
     as_of: dt.date | None = None
     source: FactSource

@@ -69,9 +69,13 @@ def value_display(fact: Fact, lang: str) -> str:
     return f"{prefix}{number}{joiner}{unit}".strip()
 
 
+def variant(fact: Fact, lang: str) -> str:
+    return fact.variant_labels.get(lang) or fact.variant or ""
+
+
 def qualifier(fact: Fact, lang: str) -> str:
     parts = [fact.dtype or "", _t(BASES, fact.basis, lang) if fact.basis and fact.basis != "dense" else "",
-             _t(SCOPES, fact.scope, lang) if fact.scope else "", fact.variant or ""]
+             _t(SCOPES, fact.scope, lang) if fact.scope else "", variant(fact, lang)]
     return SEP[lang].join(p for p in parts if p)
 
 
@@ -82,7 +86,7 @@ def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> di
     shown, qual = value_display(fact, lang), qualifier(fact, lang)
     value_part = shown + (f" {fact.dtype}" if fact.dtype and fact.status == "value" else "")
     rest = SEP[lang].join(p for p in (_t(BASES, fact.basis, lang) if fact.basis and fact.basis != "dense" else "",
-                                      _t(SCOPES, fact.scope, lang) if fact.scope else "", fact.variant or "") if p)
+                                      _t(SCOPES, fact.scope, lang) if fact.scope else "", variant(fact, lang)) if p)
     if rest:
         value_part += f" ({rest})" if lang != "zh" else f"（{rest}）"
     display = f"{name}: {value_part}"
@@ -92,7 +96,7 @@ def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> di
         "status": fact.status, "value": fact.value if fact.status == "value" and fact.text is None else None,
         "text": fact.text, "unit": fact.unit, "value_text": fact.value_text, "display": display,
         "value_display": value_part,
-        "qualifier": qual, "dtype": fact.dtype, "scope": fact.scope, "basis": fact.basis, "variant": fact.variant,
+        "qualifier": qual, "dtype": fact.dtype, "scope": fact.scope, "basis": fact.basis, "variant": variant(fact, lang) or None,
         "note": fact.note, "approx": fact.approx, "bound": fact.bound,
         "as_of": fact.as_of.isoformat() if fact.as_of else None, "conflict": fact.conflict, "via": via,
         "quote": src.quote,
@@ -153,7 +157,7 @@ def _range(facts: list[Fact], unit: str) -> tuple[float, float] | None:
 
 def _fmt(lo: float, hi: float, unit: str, lang: str) -> str:
     def one(v: float) -> str:
-        return format_count(v, lang) if unit == "transistors" else format_number(round(v, 4), lang)
+        return format_count(v, lang) if unit == "transistors" else format_number(round(v, 2), lang)
     shown = one(lo) if abs(hi - lo) < 1e-9 else f"{one(lo)}–{one(hi)}"
     name = unit_name(unit, lang)
     return f"{shown}{'' if name == '%' else ' '}{name}"
@@ -196,7 +200,7 @@ class SpecAnswer:
 
 
 def _conflict_text(name: str, facts: list[Fact], lang: str) -> str:
-    values = "; ".join(f"{value_display(f, lang)} ({f.source.title})" for f in facts if f.conflict)
+    values = "; ".join(dict.fromkeys(f"{value_display(f, lang)} ({f.source.title})" for f in facts if f.conflict))
     return TEXTS["conflict"][lang].format(a=name, values=values)
 
 
@@ -247,13 +251,17 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
 
 def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], dict | None]:
     """The entity with the most or least of an attribute, over every entity with a comparable value."""
-    candidates = []
-    for entity in table.entities_with(query.attribute):
-        kind = table.vocabulary.entities[entity].kind
-        if query.kind_filter == "chip" and kind != "chip" or query.kind_filter == "instance" and kind != "instance":
-            continue
-        facts, _ = select(table, query, entity)
-        candidates += [f for f in facts if f.is_number and not (f.note or "").startswith("announced")]
+    def gather(kinds: set[str] | None) -> list[Fact]:
+        found = []
+        for entity in table.entities_with(query.attribute):
+            if kinds is not None and table.vocabulary.entities[entity].kind not in kinds:
+                continue
+            facts, _ = select(table, query, entity)
+            found += [f for f in facts if f.is_number and not (f.note or "").startswith("announced")]
+        return found
+
+    # "Which chip is cheapest per hour?": chips have no hourly price, the instances built of them do.
+    candidates = gather({query.kind_filter} if query.kind_filter else None) or gather(None)
     if not candidates:
         return [], None
     # One unit and one scope: the most common among the candidates, so like is ranked with like.
