@@ -101,22 +101,19 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
 
 def fact_sentences(index: KnowledgeIndex, hits: list[Hit], specs: list[dict], limit: int) -> list[tuple[int, int, int]]:
     """The sentences (table rows) that state a spec answer's facts, when their passages are cited."""
-    position = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits)}
     chosen: list[tuple[int, int, int]] = []
     for spec in specs:
         if spec["citation_n"] is None or spec["status"] not in ("value", "unknown"):
             continue
         pos = spec["citation_n"] - 1
-        chunk = position_of = None
-        for c, p in position.items():
-            if p == pos:
-                chunk, position_of = c, p
+        if any(p == pos for p, _, _ in chosen):  # one quote per citation
+            continue
+        chunk = index.chunk_position[hits[pos].chunk.chunk_id]
         start = spec["citation"]["char_start"]
-        rows = np.flatnonzero((index.sentence_spans[:, 0] == chunk) & (index.sentence_spans[:, 1] <= start)
-                              & (index.sentence_spans[:, 2] > start))
-        if rows.size and all(p != position_of for p, _, _ in chosen):
-            _, s, e = (int(x) for x in index.sentence_spans[rows[0]])
-            chosen.append((position_of, s, e))
+        spans = index.sentence_spans
+        rows = np.flatnonzero((spans[:, 0] == chunk) & (spans[:, 1] <= start) & (spans[:, 2] > start))
+        if rows.size:
+            chosen.append((pos, int(spans[rows[0], 1]), int(spans[rows[0], 2])))
         if len(chosen) == limit:
             break
     return sorted(chosen)

@@ -132,11 +132,12 @@ class Retriever:
         seen_texts: set[str] = set()
         fused = scores.fused
         pinned = list(dict.fromkeys(pinned))
-        queue = [i for i in np.argsort(-fused, kind="stable").tolist() if i not in set(pinned)]
+        first = set(pinned)
+        queue = [i for i in np.argsort(-fused, kind="stable").tolist() if i not in first]
         candidates = pinned + queue
         while candidates and len(hits) < top_k:
             pick = 0
-            if self.diversify_margin > 0 and candidates[0] not in pinned:
+            if self.diversify_margin > 0 and candidates[0] not in first:
                 best = float(fused[candidates[0]])
                 window = [k for k, i in enumerate(candidates[:top_k * 4]) if fused[i] >= best - self.diversify_margin]
                 pick = min(window, key=lambda k: (per_article.get(self.index.chunks[candidates[k]].article_id, 0), k))

@@ -42,20 +42,27 @@ def test_paired_test_tells_a_real_difference_from_none():
     assert paired_randomization_test(list(a), list(noisy)) > 0.01
 
 
-def test_xquad_settings_on_a_small_slice(tmp_path):
+def _xquad_slice(n_groups: int, n_queries: int):
+    """The first paragraphs of XQuAD-R in all three languages, and questions about them."""
     from kb.evaluation.datasets import load_xquad
     from kb.evaluation.runner import XQUAD_DIR
-    from kb.evaluation.xquad import run_xquad
-    from tests.fakes import HashingEncoder
 
     data = load_xquad(XQUAD_DIR)
-    groups = sorted(set(data.doc_groups))[:12]
+    groups = sorted(set(data.doc_groups))[:n_groups]
     keep_docs = [i for i, g in enumerate(data.doc_groups) if g in groups]
-    keep_queries = [i for i, g in enumerate(data.query_groups) if g in groups][:150]
+    keep_queries = [i for i, g in enumerate(data.query_groups) if g in groups][:n_queries]
     small = data.model_copy(update={
         **{f: [getattr(data, f)[i] for i in keep_docs] for f in ("doc_ids", "doc_langs", "doc_groups", "doc_texts")},
         **{f: [getattr(data, f)[i] for i in keep_queries] for f in ("query_ids", "query_langs", "query_groups", "query_texts")},
     })
+    return small, keep_queries
+
+
+def test_xquad_settings_on_a_small_slice(tmp_path):
+    from kb.evaluation.xquad import run_xquad
+    from tests.fakes import HashingEncoder
+
+    small, keep_queries = _xquad_slice(12, 150)
     result = run_xquad(small, HashingEncoder(), tmp_path, progress=False)
     assert set(result["settings"]) == {"pool", "mono", "x2y", "pool_no_own"}
     assert set(result["settings"]["x2y"]["by_pair"]) == {"en->ru", "en->zh", "ru->en", "ru->zh", "zh->en", "zh->ru"}
@@ -72,19 +79,10 @@ def test_xquad_settings_on_a_small_slice(tmp_path):
 
 
 def test_xquad_hybrid_settings_use_the_service_scoring(tmp_path):
-    from kb.evaluation.datasets import load_xquad
-    from kb.evaluation.runner import XQUAD_DIR
     from kb.evaluation.xquad import run_xquad
     from tests.fakes import HashingEncoder
 
-    data = load_xquad(XQUAD_DIR)
-    groups = sorted(set(data.doc_groups))[:10]
-    keep_docs = [i for i, g in enumerate(data.doc_groups) if g in groups]
-    keep_queries = [i for i, g in enumerate(data.query_groups) if g in groups][:90]
-    small = data.model_copy(update={
-        **{f: [getattr(data, f)[i] for i in keep_docs] for f in ("doc_ids", "doc_langs", "doc_groups", "doc_texts")},
-        **{f: [getattr(data, f)[i] for i in keep_queries] for f in ("query_ids", "query_langs", "query_groups", "query_texts")},
-    })
+    small, _ = _xquad_slice(10, 90)
     result = run_xquad(small, HashingEncoder(), tmp_path, progress=False, fusion=(2.0, None, None))
     settings = result["settings"]
     assert {"pool_hybrid", "mono_hybrid", "x2y_hybrid", "pool_no_own_hybrid"} <= set(settings)

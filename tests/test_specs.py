@@ -170,6 +170,9 @@ def test_a_bad_curated_fact_is_refused_naming_file_and_line(project_settings, tm
     facts.write_text(text.replace("  value: 6912\n", "  value: 6900\n"), encoding="utf-8")
     with pytest.raises(SpecError, match=r"facts\.yaml:\d+: the quote does not contain the value 6900"):
         FactTable.build(corpus, load_corpus(corpus))
+    facts.write_text(text.replace("  value: 6912\n", "  value: lots\n"), encoding="utf-8")
+    with pytest.raises(SpecError, match=rf"facts\.yaml:{line - 3}: field 'value': "):
+        FactTable.build(corpus, load_corpus(corpus))
     lost = text.replace("  status: unknown\n  value_text: '[?]963'\n", "  value: 963\n")
     facts.write_text(lost, encoding="utf-8")
     with pytest.raises(SpecError, match=r"lost digits"):

@@ -16,11 +16,16 @@ MARGINS = (0.0, 0.1, 0.25, 0.5, 1.0)
 NDCG_COST = 0.005  # diversity may cost at most this much nDCG@10, and no Recall@5
 
 
-def sweep_fusion(index, encoder, settings, questions_path: Path) -> list[dict]:
+def _suite(settings, questions_path: Path):
+    """The questions and the glossary every sweep runs with."""
     from kb.glossary import load_glossary
 
-    questions = load_kb_questions(questions_path)
     glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
+    return load_kb_questions(questions_path), glossary
+
+
+def sweep_fusion(index, encoder, settings, questions_path: Path) -> list[dict]:
+    questions, glossary = _suite(settings, questions_path)
     rows = []
     for cap in CAPS:
         for weight in WEIGHTS:
@@ -49,10 +54,8 @@ def _declined_at(row: dict, threshold: float) -> bool:
 def sweep_window(index, encoder, settings, questions_path: Path, xquad, cache_dir: Path) -> list[dict]:
     """The dense window at the configured weight, on the project suite and on XQuAD-R's hybrid settings."""
     from kb.evaluation.xquad import run_xquad
-    from kb.glossary import load_glossary
 
-    questions = load_kb_questions(questions_path)
-    glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
+    questions, glossary = _suite(settings, questions_path)
     rows = []
     for window in WINDOWS:
         retriever = Retriever(index, encoder, settings.max_chunks_per_article, "hybrid", settings.fusion_lexical_weight,
@@ -93,10 +96,7 @@ def window_report(rows: list[dict]) -> str:
 
 def sweep_diversity(index, encoder, settings, questions_path: Path) -> list[dict]:
     """The diversification margin at the configured fusion: quality and articles among the top five."""
-    from kb.glossary import load_glossary
-
-    questions = load_kb_questions(questions_path)
-    glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
+    questions, glossary = _suite(settings, questions_path)
     rows = []
     for margin in MARGINS:
         retriever = Retriever(index, encoder, settings.max_chunks_per_article, "hybrid", settings.fusion_lexical_weight,

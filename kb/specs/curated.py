@@ -6,14 +6,14 @@ import datetime as dt
 import re
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from kb.errors import SpecError
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.specs.model import Bound, Fact, FactSource, Status
 from kb.specs.units import UNITS, canonical_unit, numbers_in, same_number
-from kb.specs.vocabulary import Vocabulary, load_yaml_items
+from kb.specs.vocabulary import Vocabulary, load_yaml_items, validated
 
 FACTS_FILE = "facts.yaml"
 
@@ -84,11 +84,7 @@ def read_curated(folder: Path, articles: dict[str, Article], vocabulary: Vocabul
     facts = []
     for line, item in load_yaml_items(path):
         where = f"{path}:{line}"
-        try:
-            entry = CuratedFact.model_validate(item)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            raise SpecError(where, f"field '{'.'.join(map(str, first['loc']))}': {first['msg']}") from None
+        entry = validated(CuratedFact, where, item)
         if entry.entity not in vocabulary.entities:
             raise SpecError(where, f"field 'entity': unknown entity '{entry.entity}' (add it to entities.yaml)")
         if entry.attribute not in vocabulary.attributes:

@@ -18,14 +18,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from kb.errors import SpecError
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.specs.model import Fact, FactSource
 from kb.specs.units import UNITS, canonical_unit, convert, numbers_in
-from kb.specs.vocabulary import Vocabulary, load_yaml_items
+from kb.specs.vocabulary import Vocabulary, load_yaml_items, validated
 
 TABLES_FILE = "tables.yaml"
 DTYPE = re.compile(r"(?<![A-Za-z0-9])(c?fp64|c?fp32|tf32|c?fp16|bf16|mxfp8|mxfp4|nvfp4|c?fp8|fp6|fp4|int8)"
@@ -206,11 +206,7 @@ def read_tables(folder: Path, articles: dict[str, Article], vocabulary: Vocabula
     facts: list[Fact] = []
     for line, item in load_yaml_items(path):
         where = f"{path}:{line}"
-        try:
-            reading = TableReading.model_validate(item)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            raise SpecError(where, f"field '{'.'.join(map(str, first['loc']))}': {first['msg']}") from None
+        reading = validated(TableReading, where, item)
         article = articles.get(reading.article)
         if article is None:
             raise SpecError(where, f"unknown article '{reading.article}'")

@@ -49,13 +49,14 @@ def load_yaml_items(path: Path) -> list[tuple[int, dict]]:
     return items
 
 
-def _validated(model, path: Path, line: int, item: dict):
+def validated(model, where: str, item: dict):
+    """``model`` from a YAML entry, or a SpecError naming the file, line and first bad field."""
     try:
         return model.model_validate(item)
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "entry"
-        raise SpecError(f"{path}:{line}", f"field '{field}': {first['msg']}") from None
+        raise SpecError(where, f"field '{field}': {first['msg']}") from None
 
 
 _WORD = "A-Za-z0-9А-Яа-яЁё_"
@@ -107,7 +108,7 @@ class Vocabulary:
         entities, attributes = [], []
         seen: dict[str, str] = {}
         for line, item in load_yaml_items(folder / ENTITIES_FILE):
-            entity = _validated(Entity, folder / ENTITIES_FILE, line, item)
+            entity = validated(Entity, f"{folder / ENTITIES_FILE}:{line}", item)
             if entity.id in seen:
                 raise SpecError(f"{folder / ENTITIES_FILE}:{line}", f"entity '{entity.id}' is defined twice")
             seen[entity.id] = entity.id
@@ -117,7 +118,7 @@ class Vocabulary:
                 raise SpecError(str(folder / ENTITIES_FILE), f"entity '{entity.id}': parts.chip "
                                 f"'{entity.parts.chip}' is not an entity")
         for line, item in load_yaml_items(folder / ATTRIBUTES_FILE):
-            attribute = _validated(Attribute, folder / ATTRIBUTES_FILE, line, item)
+            attribute = validated(Attribute, f"{folder / ATTRIBUTES_FILE}:{line}", item)
             for pattern in (*attribute.headers, *(c for cues in attribute.cues.values() for c in cues)):
                 try:
                     re.compile(pattern)
