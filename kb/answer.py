@@ -125,7 +125,7 @@ def ask(retriever: Retriever, question: str, top_k: int, min_score: float = floa
     started = time.perf_counter()
     index = retriever.index
     scores = retriever.score(question, mode)
-    query, spec = lookup(index.facts, question, scores.lang)
+    _, spec = lookup(index.facts, question, scores.lang)
     # The passages holding a spec answer's facts are its evidence: they lead the citations.
     entries = spec.entries if spec else []
     sources = [index.chunk_at(e["citation"]["article_id"], e["citation"]["char_start"]) for e in entries]

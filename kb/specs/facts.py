@@ -79,8 +79,10 @@ class FactTable:
         self.vocabulary = vocabulary
         self.facts = facts
         self._by_entity: dict[str, list[Fact]] = {}
+        self._entities_by_attribute: dict[str, set[str]] = {}
         for fact in facts:
             self._by_entity.setdefault(fact.entity, []).append(fact)
+            self._entities_by_attribute.setdefault(fact.attribute, set()).add(fact.entity)
 
     @classmethod
     def build(cls, corpus_dir: Path, articles: list[Article]) -> FactTable:
@@ -119,7 +121,7 @@ class FactTable:
         return sorted({f.attribute for f in self._by_entity.get(entity, [])})
 
     def entities_with(self, attribute: str) -> list[str]:
-        return sorted({f.entity for f in self.facts if f.attribute == attribute})
+        return sorted(self._entities_by_attribute.get(attribute, ()))
 
     def related(self, entity: str) -> list[str]:
         """Instances and systems built of a chip, or the chip an instance is built of."""

@@ -145,7 +145,7 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
     if not query.sparse and any(f.basis != "sparse" for f in facts):
         facts = [f for f in facts if f.basis != "sparse"]
     numbers = [f for f in facts if f.is_number or f.text is not None]
-    others = [f for f in facts if f not in numbers and f.status in ("unknown", "unpublished")]
+    others = [f for f in facts if not (f.is_number or f.text is not None) and f.status in ("unknown", "unpublished")]
     return (numbers + others)[:MAX_PER_ENTITY], via
 
 
@@ -290,15 +290,12 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecAnswer:
         return SpecAnswer(merge_repeats([entry(f, table, lang) for f in facts]), summary, bool(facts), False)
     per_entity: dict[str, list[Fact]] = {}
     entries: list[dict] = []
-    vias: dict[str, str | None] = {}
     for entity in query.entities:
         facts, via = select(table, query, entity)
         if via and via in query.entities:
             continue  # "Gaudi in a DL1": the chip's own facts already answer it
         per_entity[entity] = facts
-        vias[entity] = via
-        seen = {id(e) for e in entries}
-        entries += [entry(f, table, lang, via=entity if via else None) for f in facts if id(f) not in seen]
+        entries += [entry(f, table, lang, via=entity if via else None) for f in facts]
     entries = merge_repeats(entries)
     label = table.vocabulary.attributes[query.attribute].label(lang)
     if query.kind == "comparison" and len(per_entity) >= 2:

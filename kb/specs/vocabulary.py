@@ -148,7 +148,8 @@ class Vocabulary:
 
     def entity_in(self, text: str) -> tuple[str, str] | None:
         """The first entity named in a table cell, and what is left of the cell around it."""
-        found = self.mentions(normalize_for_matching(text))
+        text = normalize_for_matching(text)  # the mentions' offsets are into the normalized text
+        found = self.mentions(text)
         if not found:
             return None
         entity = found[0].entity
