@@ -40,7 +40,7 @@ index: $(INDEX)
 
 # Rebuilt when an article, a spec file or the code that builds it changes; `kb build`
 # is atomic, so an interrupted or failed build leaves the previous index in place.
-$(INDEX): $(wildcard corpus/*/*.md corpus/specs/*.yaml kb/*.py kb/specs/*.py) | $(STAMP) $(E5_MODEL)
+$(INDEX): $(wildcard corpus/*/*.md corpus/specs/*.yaml kb/*.py kb/specs/*.py kb/embedding/*.py kb/data/*.json) | $(STAMP) $(E5_MODEL)
 	$(BIN)/kb build
 
 run: install model index

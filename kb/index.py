@@ -40,7 +40,7 @@ from kb.sentences import sentence_spans
 from kb.specs.facts import FACTS_JSON, FactTable, specs_hash
 from kb.textnorm import normalize_for_matching
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 MANIFEST = "manifest.json"
 _FILES = (MANIFEST, "vectors.faiss", "chunks.jsonl", "articles.json", "sentences.npz", LexicalIndex.FILE, FACTS_JSON)
 
@@ -121,14 +121,15 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
     too_long = [c.chunk_id for c in chunks if encoder.count_tokens(c.embed_text) > encoder.max_tokens]
     if too_long:
         raise IndexArtifactError(f"chunks over the model's {encoder.max_tokens}-token limit: {too_long[:5]}")
-    vectors = encoder.encode_documents([c.embed_text for c in chunks], progress=progress)
+    vectors = encoder.encode_documents([c.embed_text for c in chunks], [c.lang for c in chunks], progress=progress)
     if vectors.shape != (len(chunks), encoder.dimension):
         raise IndexArtifactError(f"encoder returned {vectors.shape}, expected ({len(chunks)}, {encoder.dimension})")
     # Answers quote single sentences (table rows for tables); their vectors are made now so
     # that choosing them at question time is a dot product.
     spans = chunk_sentence_spans(chunks)
     sentence_vectors = encoder.encode_documents(
-        [normalize_for_matching(_sentence_for_embedding(chunks[c], s, e)) for c, s, e in spans], progress=progress)
+        [normalize_for_matching(_sentence_for_embedding(chunks[c], s, e)) for c, s, e in spans],
+        [chunks[c].lang for c, _, _ in spans], progress=progress)
     lexical = LexicalIndex.build([c.embed_text for c in chunks], [c.lang for c in chunks])
 
     builds = _builds_dir(index_dir)
@@ -155,7 +156,7 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
             "build_id": build_id,
             "project_version": __version__,
             "built_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "model": {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension},
+            "model": model_signature(encoder),
             "corpus_hash": corpus_hash(articles),
             "specs_hash": specs_hash(corpus_dir),
             "chunker": chunker.as_dict(),
@@ -260,16 +261,26 @@ def read_manifest(index_dir: Path) -> dict:
     return manifest
 
 
+def model_signature(encoder: Encoder) -> dict:
+    """What made the vectors: the model, its exact weights and the language centering applied."""
+    return {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension,
+            "centering": encoder.centering_digest()}
+
+
 def check_model(manifest: dict, encoder: Encoder, index_dir: Path) -> None:
-    """Refuse an index built by another model: its vectors would be meaningless."""
+    """Refuse an index built by another model (or centered otherwise): its vectors would be meaningless."""
     built = manifest["model"]
-    now = {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension}
-    if built != now:
+    now = model_signature(encoder)
+    if {k: v for k, v in built.items() if k != "centering"} != {k: v for k, v in now.items() if k != "centering"}:
         raise IndexArtifactError(
             f"the index at {index_dir} was built with model {built['id']} (weights {built['weights_hash']}, "
             f"{built['dimension']} dims) but the configured model is {now['id']} (weights {now['weights_hash']}, "
             f"{now['dimension']} dims); rebuild with `kb build` or set KB_EMBEDDING_BACKEND={built['id']}"
         )
+    if built.get("centering") != now["centering"]:
+        raise IndexArtifactError(
+            f"the index at {index_dir} was built with language centering {built.get('centering')} but the model's "
+            f"centering is now {now['centering']} (kb/data/language_centering.json changed); rebuild with `kb build`")
 
 
 def load_index(index_dir: Path, encoder: Encoder | None = None) -> KnowledgeIndex:

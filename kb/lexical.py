@@ -92,6 +92,11 @@ class LexicalIndex:
     def __init__(self, bm25, anchors: frozenset[str]) -> None:
         self._bm25 = bm25
         self.anchors = anchors
+        # The best score each token gives any chunk: the most a question's words can attain.
+        data, indptr = bm25.scores["data"], bm25.scores["indptr"]
+        ends = np.append(indptr[1:], len(data))
+        self._token_best = np.array([data[a:b].max() if b > a else 0.0 for a, b in zip(indptr, ends, strict=True)],
+                                    dtype=np.float32)
 
     @classmethod
     def build(cls, texts: list[str], langs: list[str]) -> LexicalIndex:
@@ -132,6 +137,12 @@ class LexicalIndex:
         if not known:
             return np.zeros(self._bm25.scores["num_docs"], dtype=np.float32)
         return np.asarray(self._bm25.get_scores(known), dtype=np.float32)
+
+    def attainable(self, tokens: list[str]) -> float:
+        """The BM25 score a chunk would get if it were the best match for every one of these tokens;
+        no chunk scores more, so a score over it is the share of the question's evidence a chunk holds."""
+        vocab = self._bm25.vocab_dict
+        return float(sum(self._token_best[vocab[t]] for t in tokens if t in vocab))
 
     def anchor_tokens(self, tokens: list[str]) -> list[str]:
         return [t for t in tokens if t in self.anchors]

@@ -7,8 +7,9 @@ Hybrid (the default) adds two calibrated signals per chunk:
   a Chinese passage can outrank English ones for an English question;
 - lexical: BM25 over the question's tokens for chunks in the question's
   language, and over its anchor tokens only (numbers, identifiers, names
-  shared across languages) for chunks in other languages, scaled to [0, 1]
-  per question and weighted by ``fusion_lexical_weight``.
+  shared across languages) for chunks in other languages, as the share of
+  what the question's words can attain (``lexical_match``), weighted by
+  ``fusion_lexical_weight``.
 
 Near-duplicate chunks collapse into the best of them, and at most
 ``max_per_article`` chunks of one article are kept (0: no cap).
@@ -49,12 +50,21 @@ class QueryScores:
 
 
 def lexical_scores(lex: LexicalIndex, tokens: list[str], lang: str | None, doc_langs: np.ndarray,
-                   glossary: Glossary | None) -> np.ndarray:
-    """BM25 per passage, scaled to [0, 1]: all question tokens in the question's language, and in
-    other languages only the anchors (numbers, identifiers, names) plus the glossary's translations."""
-    scores = raw_lexical_scores(lex, tokens, lang, doc_langs, glossary)
-    top = float(scores.max()) if scores.size else 0.0
-    return scores / top if top > 0 else np.zeros_like(scores)
+                   glossary: Glossary | None, min_match: float = 0.0) -> np.ndarray:
+    """BM25 per passage in [0, 1]: all question tokens in the question's language, and in other
+    languages only the anchors (numbers, identifiers, names) plus the glossary's translations."""
+    return lexical_match(raw_lexical_scores(lex, tokens, lang, doc_langs, glossary), lex.attainable(tokens), min_match)
+
+
+def lexical_match(raw: np.ndarray, attainable: float, min_match: float) -> np.ndarray:
+    """The share of the question's attainable BM25 a passage holds, counted above ``min_match``:
+    sharing a few of the question's words is what every passage on the topic does (and, for a
+    passage in the question's own language, what lets it outrank the answer written in another
+    language); only a passage that matches most of them gets lexical credit, 1 for all of them."""
+    if attainable <= 0:
+        return np.zeros_like(raw, dtype=np.float32)
+    share = np.clip(raw / attainable, 0.0, 1.0)
+    return np.clip((share - min_match) / (1.0 - min_match), 0.0, 1.0).astype(np.float32)
 
 
 def raw_lexical_scores(lex: LexicalIndex, tokens: list[str], lang: str | None, doc_langs: np.ndarray,
@@ -88,8 +98,9 @@ def fuse(dense: np.ndarray, lexical: np.ndarray, weight: float, window: float | 
 class Retriever:
     def __init__(self, index: KnowledgeIndex, encoder: Encoder, max_per_article: int = 0,
                  mode: Mode = "hybrid", lexical_weight: float = 2.0, glossary: Glossary | None = None,
-                 dense_window: float | None = None, diversify_margin: float = 0.0) -> None:
+                 dense_window: float | None = None, diversify_margin: float = 0.0, min_match: float = 0.0) -> None:
         self.dense_window = dense_window
+        self.min_match = min_match
         self.diversify_margin = diversify_margin
         self.index = index
         self.glossary = glossary
@@ -104,7 +115,7 @@ class Retriever:
         glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
         return cls(index, encoder, settings.max_chunks_per_article, settings.retrieval_mode,
                    settings.fusion_lexical_weight, glossary, settings.fusion_dense_window,
-                   settings.diversify_margin)
+                   settings.diversify_margin, settings.lexical_min_match)
 
     def score(self, question: str, mode: Mode | None = None) -> QueryScores:
         text = normalize_for_matching(question).strip()
@@ -112,7 +123,7 @@ class Retriever:
             raise QuestionError("the question is empty")
         mode = mode or self.mode
         lang = detect_language(question)
-        vector = self.encoder.encode_queries([text])[0]
+        vector = self.encoder.encode_queries([text], [lang])[0]
         raw = self.index.all_scores(vector)
         dense = calibrated(self.calibration, raw, lang, self.index.chunk_langs)
         lexical = self._lexical(text, lang)
@@ -121,7 +132,8 @@ class Retriever:
         return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, lexical=lexical, fused=fused)
 
     def _lexical(self, text: str, lang: str | None) -> np.ndarray:
-        return lexical_scores(self.index.lexical, tokenize(text), lang, self.index.chunk_langs, self.glossary)
+        return lexical_scores(self.index.lexical, tokenize(text), lang, self.index.chunk_langs, self.glossary,
+                              self.min_match)
 
     def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
         """The top passages by fused score; ``pinned`` chunk positions go first, in their order

@@ -25,10 +25,10 @@ class HashingEncoder:
             v[h % self.dimension] += 1.0
         return v / (np.linalg.norm(v) or 1.0)
 
-    def encode_queries(self, texts: list[str]) -> np.ndarray:
+    def encode_queries(self, texts: list[str], langs=None) -> np.ndarray:
         return np.stack([self._vector(t) for t in texts])
 
-    def encode_documents(self, texts: list[str], progress: bool = False) -> np.ndarray:
+    def encode_documents(self, texts: list[str], langs=None, progress: bool = False) -> np.ndarray:
         if self.fail_after is not None and len(texts) > self.fail_after:
             raise RuntimeError("simulated failure while embedding")
         return np.stack([self._vector(t) for t in texts])
@@ -38,3 +38,6 @@ class HashingEncoder:
 
     def weights_hash(self) -> str:
         return "0000"
+
+    def centering_digest(self) -> None:
+        return None

@@ -64,7 +64,8 @@ def test_xquad_settings_on_a_small_slice(tmp_path):
 
     small, keep_queries = _xquad_slice(12, 150)
     result = run_xquad(small, HashingEncoder(), tmp_path, progress=False)
-    assert set(result["settings"]) == {"pool", "mono", "x2y", "pool_no_own"}
+    base = {"pool", "mono", "x2y", "pool_no_own"}
+    assert set(result["settings"]) == base | {f"{name}_calibrated" for name in base}
     assert set(result["settings"]["x2y"]["by_pair"]) == {"en->ru", "en->zh", "ru->en", "ru->zh", "zh->en", "zh->ru"}
     # lexical-ish hashing works within a language and fails across: the benchmark must show that
     mono = result["settings"]["mono"]["overall"]["ndcg@10"]["mean"]
@@ -79,13 +80,56 @@ def test_xquad_settings_on_a_small_slice(tmp_path):
 
 
 def test_xquad_hybrid_settings_use_the_service_scoring(tmp_path):
-    from kb.evaluation.xquad import run_xquad
+    from kb.evaluation.xquad import Fusion, run_xquad
     from tests.fakes import HashingEncoder
 
     small, _ = _xquad_slice(10, 90)
-    result = run_xquad(small, HashingEncoder(), tmp_path, progress=False, fusion=(2.0, None, None))
+    result = run_xquad(small, HashingEncoder(), tmp_path, progress=False, fusion=Fusion(2.0, None, 0.0))
     settings = result["settings"]
-    assert {"pool_hybrid", "mono_hybrid", "x2y_hybrid", "pool_no_own_hybrid"} <= set(settings)
+    assert {f"{s}_{kind}" for s in ("pool", "mono", "x2y", "pool_no_own") for kind in ("calibrated", "hybrid")} \
+        <= set(settings)
     # BM25 within one language adds real evidence to the meaningless hashing vectors
     assert settings["mono_hybrid"]["overall"]["ndcg@10"]["mean"] > settings["mono"]["overall"]["ndcg@10"]["mean"]
     assert len(result["rows"]["x2y_hybrid"]) == len(result["rows"]["x2y"])
+
+
+def test_service_dense_scores_are_cross_fitted():
+    """A question is scored with language means and offsets fitted on the other half of the paragraphs:
+    changing every other question of its own half leaves its scores exactly as they were."""
+    from kb.evaluation.xquad import XquadVectors, service_dense_scores
+
+    small, _ = _xquad_slice(12, 150)
+    rng = np.random.default_rng(0)
+
+    def unit(n):
+        v = rng.normal(size=(n, 16)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    queries, passages = unit(len(small.query_ids)), unit(len(small.doc_ids))
+    before = service_dense_scores(small, XquadVectors([queries], [passages], (1.0,)))
+    groups = sorted(set(small.doc_groups))
+    own_half = set(groups[0::2]) if small.query_groups[0] in groups[0::2] else set(groups[1::2])
+    changed = queries.copy()
+    others = [i for i, g in enumerate(small.query_groups) if g in own_half and i != 0]
+    changed[others] = unit(len(others))
+    after = service_dense_scores(small, XquadVectors([changed], [passages], (1.0,)))
+    assert np.allclose(before[0], after[0])
+    # while a question of the other half, scored with statistics from this half, does change
+    other = next(i for i, g in enumerate(small.query_groups) if g not in own_half)
+    assert not np.allclose(before[other], after[other])
+
+
+def test_language_statistics_for_the_service_come_from_all_of_the_data(tmp_path):
+    """What `kb eval --calibrate` stores: each language's mean vector per role, then the score
+    calibration measured on the centered vectors."""
+    from kb.evaluation.xquad import measure_language_statistics, xquad_vectors
+    from tests.fakes import HashingEncoder
+
+    small, _ = _xquad_slice(10, 90)
+    encoder = HashingEncoder()
+    (centering,), (offsets, scales) = measure_language_statistics(small, encoder, tmp_path, progress=False)
+    vectors = xquad_vectors(small, encoder, tmp_path, progress=False)
+    zh_passages = vectors.passages[0][np.array(small.doc_langs) == "zh"]
+    assert np.allclose(centering.means["passage"]["zh"], zh_passages.mean(axis=0), atol=1e-6)
+    assert set(offsets) == set(scales) == {f"{x}->{y}" for x in ("en", "ru", "zh") for y in ("en", "ru", "zh")}
+    assert all(abs(v) < 0.05 for v in offsets.values())  # centered vectors: unrelated pairs score about 0

@@ -33,7 +33,7 @@ def test_build_writes_a_complete_manifest(small_corpus, tmp_path):
     assert on_disk == manifest
     for key in ("format_version", "model", "corpus_hash", "chunker", "counts", "built_at", "project_version"):
         assert key in manifest
-    assert manifest["model"] == {"id": "hashing-test", "weights_hash": "0000", "dimension": 64}
+    assert manifest["model"] == {"id": "hashing-test", "weights_hash": "0000", "dimension": 64, "centering": None}
     assert manifest["counts"]["articles"] == 3
     assert set(manifest["counts"]["chunks_by_lang"]) == {"en", "ru", "zh"}
     index = load_index(index_dir, HashingEncoder())

@@ -48,3 +48,25 @@ def test_scores_rank_matching_text_first():
     scores = index.scores(tokenize("How much HBM does TPU v5e have?"))
     assert scores.argmax() == 1
     assert not index.scores(tokenize("nothing relevant here")).any()
+
+
+def test_lexical_match_is_the_share_of_what_the_question_can_attain():
+    import numpy as np
+
+    from kb.retrieval import lexical_match
+
+    texts = ["TPU v5e has 16GB of HBM", "TPU v5p has 95GB of HBM", "TPU pods are large", "Gaudi costs 13.11 USD"]
+    index = LexicalIndex.build(texts, ["en"] * 4)
+    tokens = tokenize("How much HBM does TPU v5e have?")
+    raw = index.scores(tokens)
+    attainable = index.attainable(tokens)
+    share = lexical_match(raw, attainable, 0.0)
+    assert raw.max() <= attainable + 1e-6
+    assert share[0] > 0.95  # every word of the question (a shorter passage scores "TPU" a little higher)
+    assert 0 < share[2] < share[1] < 1  # "TPU" only; "TPU" and "HBM"
+    assert share[3] == 0
+    floored = lexical_match(raw, attainable, 0.5)
+    assert floored[0] > 0.9
+    assert floored[2] == 0  # a passage sharing a word or two with the question gets no lexical credit
+    assert np.all(floored <= share)
+    assert not lexical_match(raw, 0.0, 0.5).any()  # no known word: no lexical evidence at all

@@ -69,3 +69,17 @@ def test_threshold_sweep_counts_the_other_abstention_signals():
             {"answerable_expected": True, "top_score": 4.0, "decided_by": "score"}]
     at_two = next(c for c in abstention_thresholds({"rows": rows}) if c["threshold"] == 4.0)
     assert (at_two["recall"], at_two["lost"]) == (1.0, 0)  # the spec-answered question is not lost at any threshold
+
+
+def test_the_threshold_is_the_middle_of_the_equally_good_range():
+    from kb.evaluation.sweep import choose_threshold
+
+    rows = [{"answerable_expected": False, "top_score": 1.0, "decided_by": "score"},
+            {"answerable_expected": False, "top_score": 2.0, "decided_by": "score"},
+            {"answerable_expected": True, "top_score": 4.0, "decided_by": "score"},
+            {"answerable_expected": True, "top_score": 6.0, "decided_by": "score"}]
+    chosen = choose_threshold(abstention_thresholds({"rows": rows}))
+    # declining both unanswerables and neither answerable: any threshold in (2, 4], and 3 is the safest
+    assert chosen["range"] == (2.0, 4.0)
+    assert chosen["threshold"] == 3.0
+    assert (chosen["recall"], chosen["lost"]) == (1.0, 0)

@@ -21,7 +21,10 @@ def test_calibration_puts_languages_on_one_scale():
 def test_the_default_model_has_a_measured_calibration(default_encoder):
     cal = calibration_for(default_encoder.model_id, default_encoder.weights_hash())
     assert cal is not None, "run `kb eval --calibrate` for the default model"
-    assert cal.offsets["zh->zh"] > cal.offsets["zh->en"]  # the bias it corrects
+    # measured on centered vectors: the own-language pull is gone before calibration (raw e5 gives
+    # unrelated same-language pairs ~0.05 more than cross-language ones), the spreads are what is left
+    assert max(cal.offsets.values()) - min(cal.offsets.values()) < 0.01
+    assert all(scale > 0 for scale in cal.scales.values())
 
 
 @pytest.mark.parametrize("mode", ["dense", "lexical", "hybrid"])

@@ -4,6 +4,8 @@ One protocol, two implementations: the real sentence-transformers encoder,
 and (in tests only) a tiny model-free one. Queries and passages go through
 ``encode_query`` / ``encode_document`` so that asymmetric models get their
 prompts; vectors come back L2-normalized float32 so inner product is cosine.
+Given the language of each text, a model with a measured language centering
+(``kb.centering``) returns centered vectors; without languages, raw ones.
 """
 
 from __future__ import annotations
@@ -11,13 +13,17 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from kb.centering import LanguageCentering, centering_for
 from kb.errors import ModelNotInstalledError
 from kb.settings import EmbeddingBackend
+
+Langs = Sequence[str | None] | None  # one language per text (None: unknown); no list: raw vectors
 
 
 @runtime_checkable
@@ -26,13 +32,15 @@ class Encoder(Protocol):
     dimension: int
     max_tokens: int
 
-    def encode_queries(self, texts: list[str]) -> np.ndarray: ...
+    def encode_queries(self, texts: list[str], langs: Langs = None) -> np.ndarray: ...
 
-    def encode_documents(self, texts: list[str], progress: bool = False) -> np.ndarray: ...
+    def encode_documents(self, texts: list[str], langs: Langs = None, progress: bool = False) -> np.ndarray: ...
 
     def count_tokens(self, text: str) -> int: ...
 
     def weights_hash(self) -> str: ...
+
+    def centering_digest(self) -> str | None: ...
 
 
 def _offline() -> None:
@@ -79,17 +87,33 @@ class SentenceTransformerEncoder:
         self._count = getattr(first, "count_tokens", None)
         self._prompts = self._model.prompts or {}
         self._weights_hash: str | None = None
+        self._centering: LanguageCentering | None | bool = False  # False: not looked up yet
 
-    def encode_queries(self, texts: list[str]) -> np.ndarray:
+    @property
+    def centering(self) -> LanguageCentering | None:
+        if self._centering is False:
+            self._centering = centering_for(self.model_id, self.weights_hash())
+        return self._centering
+
+    def centering_digest(self) -> str | None:
+        return self.centering.digest() if self.centering is not None else None
+
+    def _centered(self, vectors: np.ndarray, langs: Langs, role: str) -> np.ndarray:
+        if langs is None or self.centering is None:
+            return vectors
+        return self.centering.apply(vectors, langs, role)
+
+    def encode_queries(self, texts: list[str], langs: Langs = None) -> np.ndarray:
         vectors = self._model.encode_query(list(texts), batch_size=self.batch_size,
                                            normalize_embeddings=True, convert_to_numpy=True)
-        return np.asarray(vectors, dtype=np.float32)
+        return self._centered(np.asarray(vectors, dtype=np.float32), langs, "query")
 
-    def encode_documents(self, texts: list[str], progress: bool = False) -> np.ndarray:
+    def encode_documents(self, texts: list[str], langs: Langs = None, progress: bool = False) -> np.ndarray:
         vectors = self._model.encode_document(list(texts), batch_size=self.batch_size,
                                               normalize_embeddings=True, convert_to_numpy=True,
                                               show_progress_bar=progress)
-        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dimension)
+        vectors = np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dimension)
+        return self._centered(vectors, langs, "passage")
 
     def count_tokens(self, text: str) -> int:
         """Tokens the model sees for ``text`` as a passage, prompt and specials included."""
@@ -121,34 +145,45 @@ class SentenceTransformerEncoder:
 
 
 class ConcatenatedEncoder:
-    """Several encoders side by side: each vector L2-normalized, concatenated, renormalized.
+    """Several encoders side by side: each part's vector (centered when languages are given)
+    L2-normalized and scaled by the square root of its share, so that the inner product of two
+    joined vectors is the share-weighted sum of the parts' cosines.
 
     Chunks are sized for the strictest part, so ``count_tokens`` is the
     largest count of any part.
     """
 
-    def __init__(self, parts: list[Encoder], model_id: str) -> None:
+    def __init__(self, parts: list[Encoder], model_id: str, shares: Sequence[float] | None = None) -> None:
         self.parts = parts
         self.model_id = model_id
+        self.shares = tuple(shares) if shares is not None else tuple(1.0 / len(parts) for _ in parts)
+        if len(self.shares) != len(parts) or abs(sum(self.shares) - 1.0) > 1e-6 or min(self.shares) < 0:
+            raise ValueError(f"shares must be one non-negative number per part summing to 1, got {self.shares}")
         self.dimension = sum(p.dimension for p in parts)
         self.max_tokens = min(p.max_tokens for p in parts)
 
     @staticmethod
-    def _join(blocks: list[np.ndarray]) -> np.ndarray:
-        joined = np.hstack([b / np.linalg.norm(b, axis=1, keepdims=True).clip(1e-12) for b in blocks])
+    def join(blocks: list[np.ndarray], shares: Sequence[float]) -> np.ndarray:
+        joined = np.hstack([np.sqrt(w) * b / np.linalg.norm(b, axis=1, keepdims=True).clip(1e-12)
+                            for b, w in zip(blocks, shares, strict=True)])
         return (joined / np.linalg.norm(joined, axis=1, keepdims=True).clip(1e-12)).astype(np.float32)
 
-    def encode_queries(self, texts: list[str]) -> np.ndarray:
-        return self._join([p.encode_queries(texts) for p in self.parts])
+    def encode_queries(self, texts: list[str], langs: Langs = None) -> np.ndarray:
+        return self.join([p.encode_queries(texts, langs) for p in self.parts], self.shares)
 
-    def encode_documents(self, texts: list[str], progress: bool = False) -> np.ndarray:
-        return self._join([p.encode_documents(texts, progress=progress) for p in self.parts])
+    def encode_documents(self, texts: list[str], langs: Langs = None, progress: bool = False) -> np.ndarray:
+        return self.join([p.encode_documents(texts, langs, progress=progress) for p in self.parts], self.shares)
 
     def count_tokens(self, text: str) -> int:
         return max(p.count_tokens(text) for p in self.parts)
 
     def weights_hash(self) -> str:
-        return hashlib.sha256("+".join(p.weights_hash() for p in self.parts).encode()).hexdigest()[:16]
+        names = "+".join(f"{p.weights_hash()}*{w:g}" for p, w in zip(self.parts, self.shares, strict=True))
+        return hashlib.sha256(names.encode()).hexdigest()[:16]
+
+    def centering_digest(self) -> str | None:
+        digests = [p.centering_digest() for p in self.parts]
+        return None if all(d is None for d in digests) else "+".join(d or "-" for d in digests)
 
 
 def load_encoder(settings) -> Encoder:
@@ -159,4 +194,6 @@ def load_encoder(settings) -> Encoder:
     parts = [SentenceTransformerEncoder(settings.models_dir / MODEL_FOLDERS[part], part,
                                         settings.embedding_batch_size, settings.torch_threads)
              for part in COMPONENTS[backend]]
-    return parts[0] if len(parts) == 1 else ConcatenatedEncoder(parts, backend.value)
+    if len(parts) == 1:
+        return parts[0]
+    return ConcatenatedEncoder(parts, backend.value, (1.0 - settings.concat_use_share, settings.concat_use_share))

@@ -70,30 +70,34 @@ def run_kb(config: str, base: Settings, progress: bool = True, encoder: Encoder 
 
 
 def run_xquad_suite(config: str, base: Settings, progress: bool = True) -> dict:
-    from kb.evaluation.xquad import run_xquad
+    from kb.evaluation.xquad import Fusion, run_xquad
     from kb.glossary import load_glossary
 
     settings = settings_for(config, base)
     encoder = load_encoder(settings)
     result = _header("xquad-r", config, settings, encoder)
     glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
-    fusion = (settings.fusion_lexical_weight, settings.fusion_dense_window, glossary) \
-        if settings.retrieval_mode == "hybrid" else None
+    fusion = Fusion.from_settings(settings, glossary) if settings.retrieval_mode == "hybrid" else None
     result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress, fusion))
     return result
 
 
 def calibrate(config: str, base: Settings, progress: bool = True) -> dict:
-    """Measure and store the per-language score calibration of a configuration's model."""
+    """Measure and store the language centering of each model of a configuration and the score
+    calibration of its centered vectors."""
     from kb.calibration import write_calibration
-    from kb.evaluation.xquad import measure_language_calibration
+    from kb.centering import write_centering
+    from kb.evaluation.xquad import measure_language_statistics, model_parts
 
     settings = settings_for(config, base)
     encoder = load_encoder(settings)
-    offsets, scales = measure_language_calibration(load_xquad(XQUAD_DIR), encoder,
-                                                   CACHE_DIR, progress)
+    centerings, (offsets, scales) = measure_language_statistics(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress)
+    for model, centering in zip(model_parts(encoder)[0], centerings, strict=True):
+        write_centering(model.model_id, model.weights_hash(), centering,
+                        source="kb eval --calibrate: XQuAD-R, mean of 3,570 questions and 720 paragraphs per language")
     write_calibration(encoder.model_id, encoder.weights_hash(), offsets, scales,
-                      source="kb eval --calibrate: XQuAD-R, 3,570 questions x 720 paragraphs, unrelated pairs only")
+                      source="kb eval --calibrate: XQuAD-R, 3,570 questions x 720 paragraphs, unrelated pairs only, "
+                             "language-centered vectors")
     return offsets
 
 
@@ -122,9 +126,11 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
     run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, base),
                        base.corpus_dir, float("-inf"), progress=False)
     chosen = choose_threshold(abstention_thresholds(run))
+    span = chosen.get("range")
+    within = f"; every threshold above {span[0]} up to {span[1]} does as well, this is the middle" if span else ""
     report += (f"\n## Abstention threshold (current fusion settings)\n\nBest abstention F1 while losing no "
                f"answerable question: answer_min_score = {chosen['threshold']} (recall {chosen['recall']:.3f}, "
-               f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}).\n")
+               f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}{within}).\n")
     return config, report
 
 

@@ -7,6 +7,9 @@ Settings (nDCG@10, Recall@1/5/10, MRR@10, mAP@20 each):
 - ``pool_no_own``: the pool without the question's own-language copy of its paragraph; the two
   other-language copies are relevant. This mirrors a knowledge base whose answer exists in
   another language only.
+Each setting is scored three ways: the model's raw cosine (``pool``), the service's dense
+scores (``pool_calibrated``: language-centered vectors, calibrated scores) and its hybrid
+scores (``pool_hybrid``).
 Only ``text`` is embedded: ``title`` is the English title in every language and would leak.
 """
 
@@ -14,11 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
 
 import numpy as np
 
+from kb.calibration import LanguageCalibration
+from kb.centering import LanguageCentering
 from kb.embedding.encoder import ConcatenatedEncoder, Encoder
 from kb.evaluation.datasets import XquadData
 from kb.evaluation.metrics import XQUAD_METRICS, latency_summary, mean_with_ci, per_query_scores
@@ -29,14 +35,21 @@ DEPTH = 20  # mAP@20 needs 20 results
 # Per-query rows keep the metrics a paired comparison uses (the file would be 5 MB with all six).
 ROW_METRICS = ("ndcg@10", "recall@5", "recall@10")
 SQUAD_NOTE = ("multilingual-e5 was trained with SQuAD data, which XQuAD is drawn from: for e5 configurations "
-              "this benchmark is not zero-shot. The *_calibrated settings use per-language score offsets that were "
-              "themselves measured on XQuAD-R's unrelated question/paragraph pairs, so they are not an independent test.")
+              "this benchmark is not zero-shot. The *_calibrated and *_hybrid settings score as the service does "
+              "(language-centered vectors, calibrated scores); the language means and score offsets they need are "
+              "measured on XQuAD-R itself, so each question is scored with statistics fitted on the other half "
+              "of the paragraphs (two-fold cross-fitting).")
+
+
+def model_parts(encoder: Encoder) -> tuple[list[Encoder], tuple[float, ...]]:
+    if isinstance(encoder, ConcatenatedEncoder):
+        return encoder.parts, encoder.shares
+    return [encoder], (1.0,)
 
 
 def embed_cached(encoder: Encoder, texts: list[str], role: str, cache_dir: Path, progress: bool) -> np.ndarray:
-    """Embeddings of ``texts``, cached on disk per model and text set (they take a minute to make)."""
-    if isinstance(encoder, ConcatenatedEncoder):
-        return ConcatenatedEncoder._join([embed_cached(p, texts, role, cache_dir, progress) for p in encoder.parts])
+    """Raw (uncentered) embeddings of ``texts`` by a single model, cached on disk per model and text set
+    (they take a minute to make)."""
     digest = hashlib.sha256("\x1e".join(texts).encode()).hexdigest()[:12]
     path = cache_dir / f"{encoder.model_id}-{encoder.weights_hash()}-{role}-{digest}.npy"
     if path.exists():
@@ -50,6 +63,75 @@ def embed_cached(encoder: Encoder, texts: list[str], role: str, cache_dir: Path,
     return vectors
 
 
+@dataclass(frozen=True)
+class XquadVectors:
+    """Raw embeddings of every question and paragraph, one block per model of the encoder."""
+
+    queries: list[np.ndarray]
+    passages: list[np.ndarray]
+    shares: tuple[float, ...]
+
+    def joined(self, centerings: list[LanguageCentering] | None = None, data: XquadData | None = None):
+        """(query vectors, passage vectors) as the encoder joins them; centered with ``centerings``."""
+        q, p = self.queries, self.passages
+        if centerings is not None:
+            q = [c.apply(v, data.query_langs, "query") for c, v in zip(centerings, q, strict=True)]
+            p = [c.apply(v, data.doc_langs, "passage") for c, v in zip(centerings, p, strict=True)]
+        if len(q) == 1:
+            return q[0], p[0]
+        return ConcatenatedEncoder.join(q, self.shares), ConcatenatedEncoder.join(p, self.shares)
+
+
+def xquad_vectors(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool) -> XquadVectors:
+    docs = [normalize_for_matching(t) for t in data.doc_texts]
+    queries = [normalize_for_matching(t) for t in data.query_texts]
+    parts, shares = model_parts(encoder)
+    return XquadVectors([embed_cached(m, queries, "query", cache_dir, progress) for m in parts],
+                        [embed_cached(m, docs, "passage", cache_dir, progress) for m in parts], shares)
+
+
+def fit_centerings(data: XquadData, vectors: XquadVectors, groups: set[str] | None = None) -> list[LanguageCentering]:
+    """One centering per model, from the questions and paragraphs of ``groups`` (all when None)."""
+    qmask = np.array([groups is None or g in groups for g in data.query_groups])
+    dmask = np.array([groups is None or g in groups for g in data.doc_groups])
+    qlangs, dlangs = np.array(data.query_langs), np.array(data.doc_langs)
+    return [LanguageCentering.fit(q[qmask], qlangs[qmask], p[dmask], dlangs[dmask])
+            for q, p in zip(vectors.queries, vectors.passages, strict=True)]
+
+
+def calibration_from_scores(data: XquadData, scores: np.ndarray, groups: set[str] | None = None):
+    """Mean and spread of scores between X questions and unrelated Y paragraphs, for every X, Y
+    (questions and paragraphs of ``groups`` only, all when None)."""
+    qlang, dlang = np.array(data.query_langs), np.array(data.doc_langs)
+    qg, dg = np.array(data.query_groups), np.array(data.doc_groups)
+    unrelated = qg[:, None] != dg[None, :]
+    if groups is not None:
+        unrelated &= np.isin(qg, list(groups))[:, None] & np.isin(dg, list(groups))[None, :]
+    offsets, scales = {}, {}
+    for x, y in product(LANGS, LANGS):
+        block = scores[np.ix_(qlang == x, dlang == y)][unrelated[np.ix_(qlang == x, dlang == y)]]
+        offsets[f"{x}->{y}"] = round(float(block.mean()), 5)
+        scales[f"{x}->{y}"] = round(float(block.std()), 5)
+    return offsets, scales
+
+
+def service_dense_scores(data: XquadData, vectors: XquadVectors) -> np.ndarray:
+    """What the service's dense mode scores (language-centered vectors, calibrated scores), with both
+    statistics fitted on the other half of the paragraphs (and their questions): two-fold cross-fitting,
+    so no question is scored with means or offsets measured on its own paragraph."""
+    groups = sorted(set(data.doc_groups))
+    folds = [set(groups[0::2]), set(groups[1::2])]
+    qg, qlangs, dlangs = np.array(data.query_groups), np.array(data.query_langs), np.array(data.doc_langs)
+    out = np.empty((len(data.query_ids), len(data.doc_ids)), dtype=np.float32)
+    for fit, held_out in (folds, folds[::-1]):
+        q, p = vectors.joined(fit_centerings(data, vectors, fit), data)
+        scores = q @ p.T
+        calibration = LanguageCalibration(*calibration_from_scores(data, scores, fit))
+        for i in np.flatnonzero(np.isin(qg, list(held_out))):
+            out[i] = calibration.apply(scores[i], qlangs[i], dlangs)
+    return out
+
+
 def _ranked(scores: np.ndarray, allowed: np.ndarray, depth: int) -> np.ndarray:
     masked = np.where(allowed, scores, -np.inf)
     top = np.argpartition(-masked, min(depth, masked.size - 1))[:depth]
@@ -57,9 +139,24 @@ def _ranked(scores: np.ndarray, allowed: np.ndarray, depth: int) -> np.ndarray:
     return top[np.isfinite(masked[top])]
 
 
-def raw_lexical(data: XquadData, glossary, progress: bool) -> np.ndarray:
+@dataclass(frozen=True)
+class Fusion:
+    """The service's hybrid settings, as the suite applies them."""
+
+    weight: float
+    window: float | None
+    min_match: float
+    glossary: object = None
+
+    @classmethod
+    def from_settings(cls, settings, glossary) -> Fusion:
+        return cls(settings.fusion_lexical_weight, settings.fusion_dense_window, settings.lexical_min_match, glossary)
+
+
+def raw_lexical(data: XquadData, glossary, progress: bool) -> tuple[np.ndarray, np.ndarray]:
     """BM25 of every question against every paragraph as the service scores it (same language in full,
-    other languages through anchors and the glossary), unscaled; the lexical index is built over XQuAD-R."""
+    other languages through anchors and the glossary), unscaled, and what each question's words can
+    attain; the lexical index is built over XQuAD-R."""
     from tqdm import tqdm
 
     from kb.language import detect_language
@@ -69,56 +166,53 @@ def raw_lexical(data: XquadData, glossary, progress: bool) -> np.ndarray:
     lex = LexicalIndex.build([normalize_for_matching(t) for t in data.doc_texts], list(data.doc_langs))
     doc_langs = np.array(data.doc_langs)
     out = np.empty((len(data.query_texts), len(data.doc_texts)), dtype=np.float32)
+    attainable = np.empty(len(data.query_texts), dtype=np.float32)
     for i, text in enumerate(tqdm(data.query_texts, desc="xquad-r lexical", disable=not progress, unit="q")):
-        out[i] = raw_lexical_scores(lex, tokenize(normalize_for_matching(text)), detect_language(text), doc_langs,
-                                    glossary)
-    return out
+        tokens = tokenize(normalize_for_matching(text))
+        out[i] = raw_lexical_scores(lex, tokens, detect_language(text), doc_langs, glossary)
+        attainable[i] = lex.attainable(tokens)
+    return out, attainable
 
 
-def hybrid_row(dense: np.ndarray, lexical: np.ndarray, allowed: np.ndarray, weight: float,
-               window: float | None) -> np.ndarray:
-    """The service's hybrid score over the passages of one setting, as if they were the whole corpus:
-    BM25 scaled by its best over them, and the dense window measured from their best."""
-    from kb.retrieval import fuse
+def hybrid_row(dense: np.ndarray, lexical: np.ndarray, attainable: float, allowed: np.ndarray,
+               fusion: Fusion) -> np.ndarray:
+    """The service's hybrid score over the passages of one setting, as if they were the whole corpus
+    (the dense window is measured from their best)."""
+    from kb.retrieval import fuse, lexical_match
 
     out = np.full(dense.shape, -np.inf, dtype=np.float32)
-    top = float(lexical[allowed].max()) if allowed.any() else 0.0
-    scaled = lexical[allowed] / top if top > 0 else np.zeros(int(allowed.sum()), dtype=np.float32)
-    out[allowed] = fuse(dense[allowed], scaled, weight, window)
+    out[allowed] = fuse(dense[allowed], lexical_match(lexical[allowed], attainable, fusion.min_match),
+                        fusion.weight, fusion.window)
     return out
+
+
+SCORINGS = ("raw", "calibrated", "hybrid")
 
 
 def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True,
-              fusion: tuple[float, float | None, object] | None = None) -> dict:
-    """Every setting on raw dense scores; with a calibration, the pool settings calibrated; with
-    ``fusion`` (lexical weight, dense window, glossary), every setting again on hybrid scores."""
-    docs = [normalize_for_matching(t) for t in data.doc_texts]
+              fusion: Fusion | None = None, lexical: tuple[np.ndarray, np.ndarray] | None = None,
+              scorings: tuple[str, ...] = SCORINGS) -> dict:
+    """Every setting on the model's raw scores, again on the service's dense scores (centered and
+    calibrated, cross-fitted), and with ``fusion`` once more on hybrid scores; ``scorings`` picks
+    among the three (a sweep needs only some), ``lexical`` is the output of :func:`raw_lexical`
+    when the caller has it already."""
     queries = [normalize_for_matching(t) for t in data.query_texts]
-    doc_vectors = embed_cached(encoder, docs, "passage", cache_dir, progress)
-    query_vectors = embed_cached(encoder, queries, "query", cache_dir, progress)
+    vectors = xquad_vectors(data, encoder, cache_dir, progress)
+    query_vectors, doc_vectors = vectors.joined()
     scores = query_vectors @ doc_vectors.T
-    result_calibrated = None
-    from kb.calibration import calibration_for
-
-    calibration = calibration_for(encoder.model_id, encoder.weights_hash())
-    doc_langs_arr = np.array(data.doc_langs)
-    if calibration is not None:
-        # What the service does in dense mode. Per-pair affine maps leave the mono and X->Y rankings
-        # as they are, so only the pool settings change.
-        scores_calibrated = np.vstack([calibration.apply(scores[i], ql, doc_langs_arr)
-                                       for i, ql in enumerate(data.query_langs)])
-        result_calibrated = scores_calibrated
-    hybrid = lexical = None
-    if fusion is not None:
-        hybrid = result_calibrated if result_calibrated is not None else scores
-        lexical = raw_lexical(data, fusion[2], progress)
+    calibrated = service_dense_scores(data, vectors)
+    hybrid = None
+    if fusion is not None and "hybrid" in scorings:
+        hybrid = calibrated
+        lexical = lexical if lexical is not None else raw_lexical(data, fusion.glossary, progress)
 
     doc_lang = np.array(data.doc_langs)
     doc_group = np.array(data.doc_groups)
     doc_ids = data.doc_ids
-    names = ["pool", "mono", "x2y", "pool_no_own"] + (["pool_calibrated", "pool_no_own_calibrated"]
-                                                      if result_calibrated is not None else []) + \
-        (["pool_hybrid", "mono_hybrid", "x2y_hybrid", "pool_no_own_hybrid"] if hybrid is not None else [])
+    base_names = ["pool", "mono", "x2y", "pool_no_own"]
+    names = ([*base_names] if "raw" in scorings else []) + \
+        ([f"{n}_calibrated" for n in base_names] if "calibrated" in scorings else []) + \
+        ([f"{n}_hybrid" for n in base_names] if hybrid is not None else [])
     settings: dict[str, dict] = {name: {"qrels": {}, "run": {}, "pairs": {}} for name in names}
 
     def add(setting: str, key: str, pair: str, relevant: np.ndarray, allowed: np.ndarray, row: np.ndarray) -> None:
@@ -128,43 +222,33 @@ def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool
         block["run"][key] = {doc_ids[j]: float(row[j]) for j in top}
         block["pairs"][key] = pair
 
-    own_first = {lang: 0 for lang in LANGS}
-    for i, (qid, qlang, group) in enumerate(zip(data.query_ids, data.query_langs, data.query_groups, strict=True)):
-        row = scores[i]
+    def add_settings(suffix: str, qid: str, qlang: str, group: str, score_for) -> None:
+        """The four settings for one question; ``score_for(allowed)`` scores every paragraph."""
         relevant = doc_group == group
         everything = np.ones_like(relevant)
-        add("pool", qid, f"{qlang}->all", relevant, everything, row)
-        own_first[qlang] += int(doc_lang[int(np.argmax(row))] == qlang)
+        not_own = ~(relevant & (doc_lang == qlang))
+        pool_row = score_for(everything)
+        add(f"pool{suffix}", qid, f"{qlang}->all", relevant, everything, pool_row)
         for target in LANGS:
             in_target = doc_lang == target
             # within the pool: how well the target-language copy ranks among all 720
-            add("pool", f"{qid}@{target}", f"{qlang}->{target}", relevant & in_target, everything, row)
+            add(f"pool{suffix}", f"{qid}@{target}", f"{qlang}->{target}", relevant & in_target, everything, pool_row)
             if target == qlang:
-                add("mono", qid, f"{qlang}->{qlang}", relevant, in_target, row)
+                add(f"mono{suffix}", qid, f"{qlang}->{qlang}", relevant, in_target, score_for(in_target))
             else:
-                add("x2y", f"{qid}@{target}", f"{qlang}->{target}", relevant, in_target, row)
-        not_own = ~(relevant & (doc_lang == qlang))
-        add("pool_no_own", qid, f"{qlang}->others", relevant & not_own, not_own, row)
-        if result_calibrated is not None:
-            calibrated = result_calibrated[i]
-            add("pool_calibrated", qid, f"{qlang}->all", relevant, everything, calibrated)
-            for target in LANGS:
-                add("pool_calibrated", f"{qid}@{target}", f"{qlang}->{target}", relevant & (doc_lang == target),
-                    everything, calibrated)
-            add("pool_no_own_calibrated", qid, f"{qlang}->others", relevant & not_own, not_own, calibrated)
+                add(f"x2y{suffix}", f"{qid}@{target}", f"{qlang}->{target}", relevant, in_target, score_for(in_target))
+        add(f"pool_no_own{suffix}", qid, f"{qlang}->others", relevant & not_own, not_own, score_for(not_own))
+
+    own_first = {lang: 0 for lang in LANGS}
+    for i, question in enumerate(zip(data.query_ids, data.query_langs, data.query_groups, strict=True)):
+        own_first[question[1]] += int(doc_lang[int(np.argmax(scores[i]))] == question[1])
+        if "raw" in scorings:
+            add_settings("", *question, lambda allowed, row=scores[i]: row)
+        if "calibrated" in scorings:
+            add_settings("_calibrated", *question, lambda allowed, row=calibrated[i]: row)
         if hybrid is not None:
-            def fused(allowed, row=hybrid[i], lex=lexical[i]):
-                return hybrid_row(row, lex, allowed, fusion[0], fusion[1])
-            pool_row = fused(everything)
-            add("pool_hybrid", qid, f"{qlang}->all", relevant, everything, pool_row)
-            for target in LANGS:
-                in_target = doc_lang == target
-                add("pool_hybrid", f"{qid}@{target}", f"{qlang}->{target}", relevant & in_target, everything, pool_row)
-                if target == qlang:
-                    add("mono_hybrid", qid, f"{qlang}->{qlang}", relevant, in_target, fused(in_target))
-                else:
-                    add("x2y_hybrid", f"{qid}@{target}", f"{qlang}->{target}", relevant, in_target, fused(in_target))
-            add("pool_no_own_hybrid", qid, f"{qlang}->others", relevant & not_own, not_own, fused(not_own))
+            add_settings("_hybrid", *question, lambda allowed, row=hybrid[i], lex=lexical[0][i],
+                         attainable=float(lexical[1][i]): hybrid_row(row, lex, attainable, allowed, fusion))
 
     result: dict = {"settings": {}, "rows": {}}
     for name, block in settings.items():
@@ -185,13 +269,20 @@ def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool
     counts = {lang: data.query_langs.count(lang) for lang in LANGS}
     result["row_metrics"] = list(ROW_METRICS)
     result["own_language_first_in_pool"] = {lang: round(own_first[lang] / counts[lang], 4) for lang in LANGS}
-    result["latency"] = _latency(encoder, queries, doc_vectors)
+    if scorings == SCORINGS:  # a full report; a sweep's partial runs skip the timing
+        result["latency"] = _latency(encoder, queries, data.query_langs, calibrated_doc_vectors(data, vectors))
     result["note"] = SQUAD_NOTE
     return result
 
 
-def _latency(encoder: Encoder, queries: list[str], doc_vectors: np.ndarray, sample: int = 100) -> dict:
-    """One question at a time, embedding plus exact search over the 720-paragraph pool."""
+def calibrated_doc_vectors(data: XquadData, vectors: XquadVectors) -> np.ndarray:
+    return vectors.joined(fit_centerings(data, vectors), data)[1]
+
+
+def _latency(encoder: Encoder, queries: list[str], langs: list[str], doc_vectors: np.ndarray,
+             sample: int = 100) -> dict:
+    """One question at a time, embedding (centered, as the service does) plus exact search over the
+    720-paragraph pool."""
     import faiss
 
     index = faiss.IndexFlatIP(doc_vectors.shape[1])
@@ -200,7 +291,7 @@ def _latency(encoder: Encoder, queries: list[str], doc_vectors: np.ndarray, samp
     timings = []
     for i in rng.choice(len(queries), size=min(sample, len(queries)), replace=False):
         started = time.perf_counter()
-        index.search(encoder.encode_queries([queries[i]]), 10)
+        index.search(encoder.encode_queries([queries[i]], [langs[i]]), 10)
         timings.append(time.perf_counter() - started)
     return latency_summary(timings)
 
@@ -209,17 +300,10 @@ def pair_keys() -> list[str]:
     return [f"{a}->{b}" for a, b in product(LANGS, LANGS)]
 
 
-def measure_language_calibration(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True):
-    """Mean and spread of scores between X questions and unrelated Y paragraphs, for every X, Y."""
-    docs = [normalize_for_matching(t) for t in data.doc_texts]
-    queries = [normalize_for_matching(t) for t in data.query_texts]
-    scores = embed_cached(encoder, queries, "query", cache_dir, progress) @ \
-        embed_cached(encoder, docs, "passage", cache_dir, progress).T
-    qlang, dlang = np.array(data.query_langs), np.array(data.doc_langs)
-    unrelated = np.array(data.query_groups)[:, None] != np.array(data.doc_groups)[None, :]
-    offsets, scales = {}, {}
-    for x, y in product(LANGS, LANGS):
-        block = scores[np.ix_(qlang == x, dlang == y)][unrelated[np.ix_(qlang == x, dlang == y)]]
-        offsets[f"{x}->{y}"] = round(float(block.mean()), 5)
-        scales[f"{x}->{y}"] = round(float(block.std()), 5)
-    return offsets, scales
+def measure_language_statistics(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True):
+    """The language centering of each model of ``encoder`` and the score calibration of the centered
+    vectors, both from all of XQuAD-R: what ``kb eval --calibrate`` stores for the service."""
+    vectors = xquad_vectors(data, encoder, cache_dir, progress)
+    centerings = fit_centerings(data, vectors)
+    q, p = vectors.joined(centerings, data)
+    return centerings, calibration_from_scores(data, q @ p.T)
