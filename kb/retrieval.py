@@ -2,9 +2,10 @@
 
 Hybrid (the default) adds two calibrated signals per chunk:
 
-- dense: the cosine score, expressed in standard deviations above what the
-  model gives unrelated text of that language pair (``kb.calibration``), so
-  a Chinese passage can outrank English ones for an English question;
+- dense: the cosine of language-centered vectors (``kb.centering``),
+  expressed in standard deviations above what the model gives unrelated
+  text of that language pair (``kb.calibration``), so a Chinese passage can
+  outrank English ones for an English question;
 - lexical: BM25 over the question's tokens for chunks in the question's
   language, and over its anchor tokens only (numbers, identifiers, names
   shared across languages) for chunks in other languages, as the share of
@@ -126,14 +127,18 @@ class Retriever:
         vector = self.encoder.encode_queries([text], [lang])[0]
         raw = self.index.all_scores(vector)
         dense = calibrated(self.calibration, raw, lang, self.index.chunk_langs)
-        lexical = self._lexical(text, lang)
-        fused = fuse(dense, lexical, self.lexical_weight, self.dense_window) if mode == "hybrid" \
-            else {"dense": dense, "lexical": lexical}[mode]
+        lexical = self._lexical(text, lang, self.min_match)
+        if mode == "hybrid":
+            fused = fuse(dense, lexical, self.lexical_weight, self.dense_window)
+        elif mode == "lexical":  # the floor is for fusion; ranking by words alone needs every partial match
+            fused = self._lexical(text, lang, 0.0)
+        else:
+            fused = dense
         return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, lexical=lexical, fused=fused)
 
-    def _lexical(self, text: str, lang: str | None) -> np.ndarray:
+    def _lexical(self, text: str, lang: str | None, min_match: float) -> np.ndarray:
         return lexical_scores(self.index.lexical, tokenize(text), lang, self.index.chunk_langs, self.glossary,
-                              self.min_match)
+                              min_match)
 
     def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
         """The top passages by fused score; ``pinned`` chunk positions go first, in their order

@@ -270,12 +270,12 @@ def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool
     result["row_metrics"] = list(ROW_METRICS)
     result["own_language_first_in_pool"] = {lang: round(own_first[lang] / counts[lang], 4) for lang in LANGS}
     if scorings == SCORINGS:  # a full report; a sweep's partial runs skip the timing
-        result["latency"] = _latency(encoder, queries, data.query_langs, calibrated_doc_vectors(data, vectors))
+        result["latency"] = _latency(encoder, queries, data.query_langs, centered_doc_vectors(data, vectors))
     result["note"] = SQUAD_NOTE
     return result
 
 
-def calibrated_doc_vectors(data: XquadData, vectors: XquadVectors) -> np.ndarray:
+def centered_doc_vectors(data: XquadData, vectors: XquadVectors) -> np.ndarray:
     return vectors.joined(fit_centerings(data, vectors), data)[1]
 
 
