@@ -93,10 +93,12 @@ class LexicalIndex:
         self._bm25 = bm25
         self.anchors = anchors
         # The best score each token gives any chunk: the most a question's words can attain.
-        data, indptr = bm25.scores["data"], bm25.scores["indptr"]
-        ends = np.append(indptr[1:], len(data))
-        self._token_best = np.array([data[a:b].max() if b > a else 0.0 for a, b in zip(indptr, ends, strict=True)],
-                                    dtype=np.float32)
+        data, starts = bm25.scores["data"], np.asarray(bm25.scores["indptr"])
+        ends = np.append(starts[1:], len(data))
+        filled = ends > starts  # a token id with no postings (bm25s keeps one) can attain nothing
+        self._token_best = np.zeros(len(starts), dtype=np.float32)
+        if filled.any():
+            self._token_best[filled] = np.maximum.reduceat(data, starts[filled])
 
     @classmethod
     def build(cls, texts: list[str], langs: list[str]) -> LexicalIndex:

@@ -50,13 +50,6 @@ class QueryScores:
     fused: np.ndarray
 
 
-def lexical_scores(lex: LexicalIndex, tokens: list[str], lang: str | None, doc_langs: np.ndarray,
-                   glossary: Glossary | None, min_match: float = 0.0) -> np.ndarray:
-    """BM25 per passage in [0, 1]: all question tokens in the question's language, and in other
-    languages only the anchors (numbers, identifiers, names) plus the glossary's translations."""
-    return lexical_match(raw_lexical_scores(lex, tokens, lang, doc_langs, glossary), lex.attainable(tokens), min_match)
-
-
 def lexical_match(raw: np.ndarray, attainable: float, min_match: float) -> np.ndarray:
     """The share of the question's attainable BM25 a passage holds, counted above ``min_match``:
     sharing a few of the question's words is what every passage on the topic does (and, for a
@@ -127,18 +120,19 @@ class Retriever:
         vector = self.encoder.encode_queries([text], [lang])[0]
         raw = self.index.all_scores(vector)
         dense = calibrated(self.calibration, raw, lang, self.index.chunk_langs)
-        lexical = self._lexical(text, lang, self.min_match)
+        # BM25 in all question tokens for the question's language, and in other languages only the
+        # anchors (numbers, identifiers, names) plus the glossary's translations
+        tokens = tokenize(text)
+        bm25 = raw_lexical_scores(self.index.lexical, tokens, lang, self.index.chunk_langs, self.glossary)
+        attainable = self.index.lexical.attainable(tokens)
+        lexical = lexical_match(bm25, attainable, self.min_match)
         if mode == "hybrid":
             fused = fuse(dense, lexical, self.lexical_weight, self.dense_window)
         elif mode == "lexical":  # the floor is for fusion; ranking by words alone needs every partial match
-            fused = self._lexical(text, lang, 0.0)
+            fused = lexical_match(bm25, attainable, 0.0)
         else:
             fused = dense
         return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, lexical=lexical, fused=fused)
-
-    def _lexical(self, text: str, lang: str | None, min_match: float) -> np.ndarray:
-        return lexical_scores(self.index.lexical, tokenize(text), lang, self.index.chunk_langs, self.glossary,
-                              min_match)
 
     def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
         """The top passages by fused score; ``pinned`` chunk positions go first, in their order
