@@ -25,7 +25,6 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from kb.calibration import calibrated
 from kb.coverage import unknown_names
 from kb.index import KnowledgeIndex
 from kb.lexical import tokenize
@@ -73,9 +72,7 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
     rows = np.flatnonzero(np.isin(index.sentence_spans[:, 0], list(top)))
     if rows.size == 0:
         return []
-    raw = index.sentence_vectors[rows] @ scores.query_vector
-    langs = index.chunk_langs[index.sentence_spans[rows, 0]]
-    dense = calibrated(retriever.calibration, raw, scores.lang, langs)
+    dense = scores.sentence_dense[rows]
     question = set(tokenize(scores.question))
     overlap = np.zeros(rows.size, dtype=np.float32)
     if question:

@@ -10,12 +10,17 @@ mean and spread of scores between unrelated X questions and Y passages
 (centered vectors), measured on XQuAD-R's parallel data by ``kb eval
 --calibrate``; a score is then expressed as standard deviations above that
 mean, which puts passages of all languages on one scale.
+
+Two units are calibrated apart: whole passages (chunks) and the single
+sentences a passage is also scored by (``kb.retrieval``); a sentence is
+shorter, so its cosines spread differently.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -23,6 +28,7 @@ from kb.model_data import model_entry, write_model_entry
 
 CALIBRATION_FILE = Path(__file__).parent / "data" / "language_calibration.json"
 LANGS = ("en", "ru", "zh")
+Unit = Literal["passage", "sentence"]
 
 
 @dataclass(frozen=True)
@@ -52,12 +58,16 @@ def calibrated(calibration: LanguageCalibration | None, raw: np.ndarray, qlang: 
     return ((raw - raw.mean()) / (raw.std() or 1.0)).astype(np.float32)
 
 
-def calibration_for(model_id: str, weights_hash: str, path: Path = CALIBRATION_FILE) -> LanguageCalibration | None:
-    """The calibration measured for this exact model, or None when it has none."""
+def calibration_for(model_id: str, weights_hash: str, unit: Unit = "passage",
+                    path: Path = CALIBRATION_FILE) -> LanguageCalibration | None:
+    """The calibration of ``unit`` scores measured for this exact model, or None when it has none."""
     entry = model_entry(path, model_id, weights_hash)
-    return LanguageCalibration(entry["offsets"], entry["scales"]) if entry else None
+    if not entry or unit not in entry:
+        return None
+    return LanguageCalibration(entry[unit]["offsets"], entry[unit]["scales"])
 
 
-def write_calibration(model_id: str, weights_hash: str, offsets: dict, scales: dict, source: str,
+def write_calibration(model_id: str, weights_hash: str, units: dict[str, LanguageCalibration], source: str,
                       path: Path = CALIBRATION_FILE) -> None:
-    write_model_entry(path, model_id, weights_hash, {"offsets": offsets, "scales": scales, "source": source})
+    entry: dict = {unit: {"offsets": c.offsets, "scales": c.scales} for unit, c in units.items()}
+    write_model_entry(path, model_id, weights_hash, {**entry, "source": source})

@@ -359,10 +359,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print summaries as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--sweep", action="store_true",
-                   help="choose fusion weight, cap, dense window, lexical floor, diversity margin and abstention "
-                        "threshold on both suites")
+                   help="choose the best sentence's share of the dense score, fusion weight, cap, dense window, "
+                        "lexical floor, diversity margin and abstention threshold on both suites")
     p.add_argument("--calibrate", action="store_true",
-                   help="measure each model's per-language mean vectors and score offsets on XQuAD-R into kb/data/")
+                   help="measure each model's per-language mean vectors and score offsets (passages and "
+                        "sentences) on XQuAD-R into kb/data/")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("info", help="print the index manifest")

@@ -6,7 +6,8 @@
         vectors.faiss      exact inner-product index (vectors are L2-normalized)
         chunks.jsonl       one chunk per line, in vector order
         articles.json      title, language, source link of each article
-        sentences.npz      every sentence (table row) of every chunk: spans and vectors, for answers
+        sentences.npz      every sentence (table row) of every chunk: spans and vectors (under the
+                           chunk's context line), for scoring passages and quoting answers
         bm25/, lexical.json  the BM25 index and the cross-language anchor vocabulary
         facts.json         the spec fact table (kb.specs) with its vocabulary
 
@@ -40,7 +41,7 @@ from kb.sentences import sentence_spans
 from kb.specs.facts import FACTS_JSON, FactTable, specs_hash
 from kb.textnorm import normalize_for_matching
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 MANIFEST = "manifest.json"
 _FILES = (MANIFEST, "vectors.faiss", "chunks.jsonl", "articles.json", "sentences.npz", LexicalIndex.FILE, FACTS_JSON)
 
@@ -78,6 +79,17 @@ class KnowledgeIndex:
         self._by_article: dict[str, list[int]] = {}
         for i, c in enumerate(self.chunks):
             self._by_article.setdefault(c.article_id, []).append(i)
+        owners = self.sentence_spans[:, 0]
+        if owners.size and (np.diff(owners) < 0).any():
+            raise IndexArtifactError(f"{self.path}: sentences are not in chunk order; rebuild with `kb build`")
+        self.sentence_langs = self.chunk_langs[owners] if owners.size else np.array([], dtype=self.chunk_langs.dtype)
+        # Sentences are searched through FAISS like chunks: a numpy product per question would wake
+        # OpenBLAS's thread pool, whose spinning then slows the next question's encoding sevenfold.
+        import faiss
+
+        self._sentence_index = faiss.IndexFlatIP(self.faiss_index.d)
+        if owners.size:
+            self._sentence_index.add(np.ascontiguousarray(self.sentence_vectors, dtype=np.float32))
 
     def chunk_at(self, article_id: str, offset: int) -> int | None:
         """Position of the chunk whose span holds a body offset of an article."""
@@ -92,10 +104,20 @@ class KnowledgeIndex:
 
     def all_scores(self, query_vector: np.ndarray) -> np.ndarray:
         """Inner product of one query with every chunk, in chunk order."""
-        scores, ids = self.search_vectors(query_vector.reshape(1, -1), len(self.chunks))
-        out = np.empty(len(self.chunks), dtype=np.float32)
+        return _every_score(self.faiss_index, query_vector)
+
+    def all_sentence_scores(self, query_vector: np.ndarray) -> np.ndarray:
+        """Inner product of one query with every sentence, in ``sentence_spans`` order."""
+        return _every_score(self._sentence_index, query_vector)
+
+
+def _every_score(faiss_index, query_vector: np.ndarray) -> np.ndarray:
+    n = faiss_index.ntotal
+    out = np.empty(n, dtype=np.float32)
+    if n:
+        scores, ids = faiss_index.search(np.ascontiguousarray(query_vector.reshape(1, -1), dtype=np.float32), n)
         out[ids[0]] = scores[0]
-        return out
+    return out
 
 
 def _article_info(article: Article) -> ArticleInfo:
@@ -181,11 +203,12 @@ def _body_text(chunk: Chunk, start: int, end: int) -> str:
 
 
 def _sentence_for_embedding(chunk: Chunk, start: int, end: int) -> str:
-    """A table row means little without its header: embed it with the column names (and the section)."""
+    """A sentence is embedded under its chunk's context line (title and section): "it has 96 GB" means
+    nothing without the chip it is about. A table row also gets its column names."""
     text = _body_text(chunk, start, end)
-    if chunk.kind != "table":
-        return text
     context, *rest = chunk.embed_text.split("\n")
+    if chunk.kind != "table":
+        return f"{context}\n{text}"
     lines = chunk.text.split("\n")
     header = lines[0] if len(lines) > 1 and not _row_units(lines[1]) else (rest[0] if rest else "")
     return f"{context}\n{header}\n{text}"

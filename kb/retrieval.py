@@ -5,7 +5,10 @@ Hybrid (the default) adds two calibrated signals per chunk:
 - dense: the cosine of language-centered vectors (``kb.centering``),
   expressed in standard deviations above what the model gives unrelated
   text of that language pair (``kb.calibration``), so a Chinese passage can
-  outrank English ones for an English question;
+  outrank English ones for an English question. A chunk is scored as a
+  whole and by its best sentence, blended by ``dense_sentence_share``: a
+  small model's vector of a long passage blurs the one sentence that
+  answers, most of all across languages;
 - lexical: BM25 over the question's tokens for chunks in the question's
   language, and over its anchor tokens only (numbers, identifiers, names
   shared across languages) for chunks in other languages, as the share of
@@ -45,7 +48,8 @@ class QueryScores:
     question: str
     lang: str | None
     query_vector: np.ndarray
-    dense: np.ndarray  # calibrated, per chunk
+    dense: np.ndarray  # calibrated, per chunk (whole chunk and best sentence, blended)
+    sentence_dense: np.ndarray  # calibrated, per sentence of the index
     lexical: np.ndarray  # in [0, 1], per chunk
     fused: np.ndarray
 
@@ -78,6 +82,21 @@ def raw_lexical_scores(lex: LexicalIndex, tokens: list[str], lang: str | None, d
     return np.where(doc_langs == lang, same, scores)
 
 
+def best_sentence(sentence_scores: np.ndarray, owners: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """Per passage (last axis), the best score among its sentences; ``owners`` is each sentence's
+    passage, in ascending order. A passage without sentences keeps its ``fallback`` score."""
+    out = np.array(fallback, dtype=np.float32, copy=True)
+    if owners.size:
+        starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+        out[..., owners[starts]] = np.maximum.reduceat(sentence_scores, starts, axis=-1)
+    return out
+
+
+def blend_dense(whole: np.ndarray, best_sentence: np.ndarray, sentence_share: float) -> np.ndarray:
+    """A passage's dense score: its own calibrated score and that of its best sentence, weighted."""
+    return ((1.0 - sentence_share) * whole + sentence_share * best_sentence).astype(np.float32)
+
+
 def fuse(dense: np.ndarray, lexical: np.ndarray, weight: float, window: float | None) -> np.ndarray:
     """Calibrated dense + weight x lexical. With a window, lexical evidence only counts for passages
     whose dense score is within ``window`` of the best: it re-ranks what the meaning already found
@@ -92,8 +111,10 @@ def fuse(dense: np.ndarray, lexical: np.ndarray, weight: float, window: float | 
 class Retriever:
     def __init__(self, index: KnowledgeIndex, encoder: Encoder, max_per_article: int = 0,
                  mode: Mode = "hybrid", lexical_weight: float = 2.0, glossary: Glossary | None = None,
-                 dense_window: float | None = None, diversify_margin: float = 0.0, min_match: float = 0.0) -> None:
+                 dense_window: float | None = None, diversify_margin: float = 0.0, min_match: float = 0.0,
+                 sentence_share: float = 0.0) -> None:
         self.dense_window = dense_window
+        self.sentence_share = sentence_share
         self.min_match = min_match
         self.diversify_margin = diversify_margin
         self.index = index
@@ -103,13 +124,16 @@ class Retriever:
         self.mode = mode
         self.lexical_weight = lexical_weight
         self.calibration: LanguageCalibration | None = calibration_for(encoder.model_id, encoder.weights_hash())
+        # a model calibrated before sentences were: its passage offsets are the nearer guess
+        self.sentence_calibration = calibration_for(encoder.model_id, encoder.weights_hash(), "sentence") \
+            or self.calibration
 
     @classmethod
     def from_settings(cls, index: KnowledgeIndex, encoder: Encoder, settings) -> Retriever:
         glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
         return cls(index, encoder, settings.max_chunks_per_article, settings.retrieval_mode,
                    settings.fusion_lexical_weight, glossary, settings.fusion_dense_window,
-                   settings.diversify_margin, settings.lexical_min_match)
+                   settings.diversify_margin, settings.lexical_min_match, settings.dense_sentence_share)
 
     def score(self, question: str, mode: Mode | None = None) -> QueryScores:
         text = normalize_for_matching(question).strip()
@@ -118,8 +142,11 @@ class Retriever:
         mode = mode or self.mode
         lang = detect_language(question)
         vector = self.encoder.encode_queries([text], [lang])[0]
-        raw = self.index.all_scores(vector)
-        dense = calibrated(self.calibration, raw, lang, self.index.chunk_langs)
+        whole = calibrated(self.calibration, self.index.all_scores(vector), lang, self.index.chunk_langs)
+        sentence_dense = calibrated(self.sentence_calibration, self.index.all_sentence_scores(vector), lang,
+                                    self.index.sentence_langs)
+        best = best_sentence(sentence_dense, self.index.sentence_spans[:, 0], fallback=whole)
+        dense = blend_dense(whole, best, self.sentence_share)
         # BM25 in all question tokens for the question's language, and in other languages only the
         # anchors (numbers, identifiers, names) plus the glossary's translations
         tokens = tokenize(text)
@@ -132,7 +159,8 @@ class Retriever:
             fused = lexical_match(bm25, attainable, 0.0)
         else:
             fused = dense
-        return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, lexical=lexical, fused=fused)
+        return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, sentence_dense=sentence_dense,
+                           lexical=lexical, fused=fused)
 
     def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
         """The top passages by fused score; ``pinned`` chunk positions go first, in their order

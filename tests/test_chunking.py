@@ -92,3 +92,17 @@ def test_sections_have_paths_and_anchors(project_settings):
     assert compute.heading_path == ("Trainium2 Architecture", "Trainium2 performance improvements", "Compute")
     assert compute.anchor == "compute"
     assert len({s.anchor for s in sections}) == len(sections)
+
+
+def test_sentences_are_embedded_under_their_chunk_context(corpus_chunks):
+    """A sentence vector scores its passage: "it has 96 GB" must carry the chip it is about."""
+    from kb.index import _sentence_for_embedding, chunk_sentence_spans
+
+    chunks = [c for _, article_chunks in corpus_chunks for c in article_chunks]
+    spans = chunk_sentence_spans(chunks)
+    assert [c for c, _, _ in spans] == sorted(c for c, _, _ in spans)  # in chunk order, as scoring needs
+    for c, start, end in spans[:200]:
+        chunk = chunks[c]
+        text = _sentence_for_embedding(chunk, start, end)
+        assert text.startswith(chunk.embed_text.split("\n")[0] + "\n")
+        assert text.endswith(chunk.text[start - chunk.char_start:end - chunk.char_start])

@@ -106,13 +106,19 @@ def test_service_dense_scores_are_cross_fitted():
         return v / np.linalg.norm(v, axis=1, keepdims=True)
 
     queries, passages = unit(len(small.query_ids)), unit(len(small.doc_ids))
-    before = service_dense_scores(small, XquadVectors([queries], [passages], (1.0,)))
+    owner = np.repeat(np.arange(len(small.doc_ids)), 3)  # three sentences a paragraph
+    sentences = unit(owner.size)
+
+    def scored(q):
+        return service_dense_scores(small, XquadVectors([q], [passages], (1.0,), [sentences], owner), 0.5)
+
+    before = scored(queries)
     groups = sorted(set(small.doc_groups))
     own_half = set(groups[0::2]) if small.query_groups[0] in groups[0::2] else set(groups[1::2])
     changed = queries.copy()
     others = [i for i, g in enumerate(small.query_groups) if g in own_half and i != 0]
     changed[others] = unit(len(others))
-    after = service_dense_scores(small, XquadVectors([changed], [passages], (1.0,)))
+    after = scored(changed)
     assert np.allclose(before[0], after[0])
     # while a question of the other half, scored with statistics from this half, does change
     other = next(i for i, g in enumerate(small.query_groups) if g not in own_half)
@@ -127,9 +133,46 @@ def test_language_statistics_for_the_service_come_from_all_of_the_data(tmp_path)
 
     small, _ = _xquad_slice(10, 90)
     encoder = HashingEncoder()
-    (centering,), (offsets, scales) = measure_language_statistics(small, encoder, tmp_path, progress=False)
+    (centering,), calibrations = measure_language_statistics(small, encoder, tmp_path, progress=False)
+    offsets, scales = calibrations["passage"].offsets, calibrations["passage"].scales
     vectors = xquad_vectors(small, encoder, tmp_path, progress=False)
     zh_passages = vectors.passages[0][np.array(small.doc_langs) == "zh"]
     assert np.allclose(centering.means["passage"]["zh"], zh_passages.mean(axis=0), atol=1e-6)
     assert set(offsets) == set(scales) == {f"{x}->{y}" for x in ("en", "ru", "zh") for y in ("en", "ru", "zh")}
     assert all(abs(v) < 0.05 for v in offsets.values())  # centered vectors: unrelated pairs score about 0
+    # sentences are calibrated apart, over every paragraph's sentences
+    assert set(calibrations["sentence"].offsets) == set(offsets)
+    assert calibrations["sentence"].scales != scales
+    assert vectors.sentences[0].shape[0] == vectors.sentence_owner.size > len(small.doc_ids)
+
+
+def test_paragraph_sentences_follow_the_index_split():
+    from kb.evaluation.xquad import paragraph_sentences
+    from kb.sentences import split_sentences
+    from kb.textnorm import normalize_for_matching
+
+    small, _ = _xquad_slice(3, 10)
+    texts, owner = paragraph_sentences(small)
+    assert (np.diff(owner) >= 0).all() and set(owner) == set(range(len(small.doc_ids)))
+    first = [t for t, o in zip(texts, owner, strict=True) if o == 0]
+    assert first == split_sentences(normalize_for_matching(small.doc_texts[0])) and len(first) > 1
+
+
+def test_dense_scores_blend_the_paragraph_and_its_best_sentence():
+    """With the whole share on sentences a paragraph scores as its best sentence; with none, as itself."""
+    from kb.evaluation.xquad import XquadVectors, service_dense_scores
+
+    small, _ = _xquad_slice(6, 60)
+    rng = np.random.default_rng(1)
+
+    def unit(n):
+        v = rng.normal(size=(n, 16)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    owner = np.repeat(np.arange(len(small.doc_ids)), 2)
+    vectors = XquadVectors([unit(len(small.query_ids))], [unit(len(small.doc_ids))], (1.0,), [unit(owner.size)], owner)
+    whole, best = service_dense_scores(small, vectors, 0.0), service_dense_scores(small, vectors, 1.0)
+    assert np.allclose(service_dense_scores(small, vectors, 0.25), 0.75 * whole + 0.25 * best, atol=1e-5)
+    # a paragraph whose sentences are copies of it scores the same either way
+    same = XquadVectors(vectors.queries, vectors.passages, (1.0,), [vectors.passages[0][owner]], owner)
+    assert np.allclose(service_dense_scores(small, same, 1.0), whole, atol=1e-4)

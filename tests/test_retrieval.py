@@ -27,6 +27,41 @@ def test_the_default_model_has_a_measured_calibration(default_encoder):
     assert all(scale > 0 for scale in cal.scales.values())
 
 
+def test_the_default_model_has_a_sentence_calibration(default_encoder, tmp_path):
+    sentence = calibration_for(default_encoder.model_id, default_encoder.weights_hash(), "sentence")
+    passage = calibration_for(default_encoder.model_id, default_encoder.weights_hash())
+    assert sentence is not None and sentence.scales != passage.scales
+    assert calibration_for(default_encoder.model_id, default_encoder.weights_hash(), "sentence",
+                           path=tmp_path / "none.json") is None
+
+
+def test_best_sentence_per_passage():
+    from kb.retrieval import best_sentence
+
+    owners = np.array([0, 0, 2, 2, 2])
+    scores = np.array([[0.1, 0.5, 0.2, 0.9, 0.3], [1.0, 0.0, 0.0, 0.0, 0.4]], dtype=np.float32)
+    fallback = np.full((2, 4), -1.0, dtype=np.float32)
+    assert np.allclose(best_sentence(scores, owners, fallback), [[0.5, -1.0, 0.9, -1.0], [1.0, -1.0, 0.4, -1.0]])
+    assert best_sentence(scores[0, :0], owners[:0], fallback[0]).tolist() == [-1.0] * 4
+
+
+def test_dense_score_blends_the_passage_and_its_best_sentence(runtime, default_encoder):
+    from kb.retrieval import Retriever
+
+    index = runtime.retriever.index
+    question = "Which interconnect links Gaudi accelerators to each other?"
+    whole, best, half = (Retriever(index, default_encoder, sentence_share=share).score(question, "dense")
+                         for share in (0.0, 1.0, 0.5))
+    assert np.allclose(half.dense, (whole.dense + best.dense) / 2, atol=1e-5)
+    cal = calibration_for(default_encoder.model_id, default_encoder.weights_hash(), "sentence")
+    raw = index.sentence_vectors @ whole.query_vector
+    assert np.allclose(whole.sentence_dense, cal.apply(raw, whole.lang, index.sentence_langs), atol=1e-4)
+    owners = index.sentence_spans[:, 0]
+    for chunk in np.argsort(-best.dense)[:5]:
+        assert np.isclose(best.dense[chunk], best.sentence_dense[owners == chunk].max(), atol=1e-5)
+    assert not np.allclose(whole.dense, best.dense)
+
+
 @pytest.mark.parametrize("mode", ["dense", "lexical", "hybrid"])
 def test_modes_rank_differently_but_consistently(runtime, mode):
     retriever = runtime.retriever

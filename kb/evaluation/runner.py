@@ -78,7 +78,8 @@ def run_xquad_suite(config: str, base: Settings, progress: bool = True) -> dict:
     result = _header("xquad-r", config, settings, encoder)
     glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
     fusion = Fusion.from_settings(settings, glossary) if settings.retrieval_mode == "hybrid" else None
-    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress, fusion))
+    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress, fusion,
+                            sentence_share=settings.dense_sentence_share))
     return result
 
 
@@ -91,14 +92,14 @@ def calibrate(config: str, base: Settings, progress: bool = True) -> dict:
 
     settings = settings_for(config, base)
     encoder = load_encoder(settings)
-    centerings, (offsets, scales) = measure_language_statistics(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress)
+    centerings, calibrations = measure_language_statistics(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress)
     for model, centering in zip(model_parts(encoder)[0], centerings, strict=True):
         write_centering(model.model_id, model.weights_hash(), centering,
                         source="kb eval --calibrate: XQuAD-R, mean of 3,570 questions and 720 paragraphs per language")
-    write_calibration(encoder.model_id, encoder.weights_hash(), offsets, scales,
-                      source="kb eval --calibrate: XQuAD-R, 3,570 questions x 720 paragraphs, unrelated pairs only, "
-                             "language-centered vectors")
-    return offsets
+    write_calibration(encoder.model_id, encoder.weights_hash(), calibrations,
+                      source="kb eval --calibrate: XQuAD-R, 3,570 questions x 720 paragraphs (passage) and their "
+                             "sentences (sentence), unrelated pairs only, language-centered vectors")
+    return calibrations["passage"].offsets
 
 
 def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
@@ -109,9 +110,11 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
         abstention_thresholds,
         choose_threshold,
         diversity_report,
+        sentence_share_report,
         sweep_diversity,
         sweep_fusion,
         sweep_report,
+        sweep_sentence_share,
         sweep_window,
         window_report,
     )
@@ -120,14 +123,17 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
     config = default_config_name(base)
     encoder = load_encoder(base)
     index = kb_index_for(base, encoder, eval_index_dir(config), progress)
-    report = sweep_report(sweep_fusion(index, encoder, base, KB_QUESTIONS), encoder.model_id)
-    report += "\n" + window_report(sweep_window(index, encoder, base, KB_QUESTIONS, load_xquad(XQUAD_DIR), CACHE_DIR))
+    xquad = load_xquad(XQUAD_DIR)
+    report = sentence_share_report(sweep_sentence_share(index, encoder, base, KB_QUESTIONS, xquad, CACHE_DIR),
+                                   encoder.model_id)
+    report += "\n" + sweep_report(sweep_fusion(index, encoder, base, KB_QUESTIONS))
+    report += "\n" + window_report(sweep_window(index, encoder, base, KB_QUESTIONS, xquad, CACHE_DIR))
     report += "\n" + diversity_report(sweep_diversity(index, encoder, base, KB_QUESTIONS))
     run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, base),
                        base.corpus_dir, float("-inf"), progress=False)
     chosen = choose_threshold(abstention_thresholds(run))
     span = chosen.get("range")
-    within = f"; every threshold above {span[0]} up to {span[1]} does as well, this is the middle" if span else ""
+    within = f"; every threshold above {span[0]:.2f} up to {span[1]:.2f} does as well, this is the middle" if span else ""
     report += (f"\n## Abstention threshold (current fusion settings)\n\nBest abstention F1 while losing no "
                f"answerable question: answer_min_score = {chosen['threshold']} (recall {chosen['recall']:.3f}, "
                f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}{within}).\n")

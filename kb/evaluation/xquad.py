@@ -8,8 +8,8 @@ Settings (nDCG@10, Recall@1/5/10, MRR@10, mAP@20 each):
   other-language copies are relevant. This mirrors a knowledge base whose answer exists in
   another language only.
 Each setting is scored three ways: the model's raw cosine (``pool``), the service's dense
-scores (``pool_calibrated``: language-centered vectors, calibrated scores) and its hybrid
-scores (``pool_hybrid``).
+scores (``pool_calibrated``: language-centered vectors, calibrated scores, each paragraph's
+blended with its best sentence's) and its hybrid scores (``pool_hybrid``).
 Only ``text`` is embedded: ``title`` is the English title in every language and would leak.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from kb.centering import LanguageCentering
 from kb.embedding.encoder import ConcatenatedEncoder, Encoder
 from kb.evaluation.datasets import XquadData
 from kb.evaluation.metrics import XQUAD_METRICS, latency_summary, mean_with_ci, per_query_scores
+from kb.sentences import split_sentences
 from kb.textnorm import normalize_for_matching
 
 LANGS = ("en", "ru", "zh")
@@ -65,11 +66,16 @@ def embed_cached(encoder: Encoder, texts: list[str], role: str, cache_dir: Path,
 
 @dataclass(frozen=True)
 class XquadVectors:
-    """Raw embeddings of every question and paragraph, one block per model of the encoder."""
+    """Raw embeddings of every question, paragraph and paragraph sentence, one block per model of the encoder."""
 
     queries: list[np.ndarray]
     passages: list[np.ndarray]
     shares: tuple[float, ...]
+    sentences: list[np.ndarray] = field(default_factory=list)
+    sentence_owner: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # paragraph of each
+
+    def _join(self, blocks: list[np.ndarray]) -> np.ndarray:
+        return blocks[0] if len(blocks) == 1 else ConcatenatedEncoder.join(blocks, self.shares)
 
     def joined(self, centerings: list[LanguageCentering] | None = None, data: XquadData | None = None):
         """(query vectors, passage vectors) as the encoder joins them; centered with ``centerings``."""
@@ -77,17 +83,32 @@ class XquadVectors:
         if centerings is not None:
             q = [c.apply(v, data.query_langs, "query") for c, v in zip(centerings, q, strict=True)]
             p = [c.apply(v, data.doc_langs, "passage") for c, v in zip(centerings, p, strict=True)]
-        if len(q) == 1:
-            return q[0], p[0]
-        return ConcatenatedEncoder.join(q, self.shares), ConcatenatedEncoder.join(p, self.shares)
+        return self._join(q), self._join(p)
+
+    def joined_sentences(self, centerings: list[LanguageCentering], data: XquadData) -> np.ndarray:
+        """Sentence vectors as the index holds them: centered like passages, joined."""
+        langs = list(np.array(data.doc_langs)[self.sentence_owner])
+        return self._join([c.apply(v, langs, "passage") for c, v in zip(centerings, self.sentences, strict=True)])
+
+
+def paragraph_sentences(data: XquadData) -> tuple[list[str], np.ndarray]:
+    """Every paragraph's sentences as the index splits a chunk, and the paragraph each belongs to."""
+    texts, owner = [], []
+    for i, text in enumerate(data.doc_texts):
+        for sentence in split_sentences(normalize_for_matching(text)):
+            texts.append(sentence)
+            owner.append(i)
+    return texts, np.array(owner, dtype=np.int64)
 
 
 def xquad_vectors(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool) -> XquadVectors:
     docs = [normalize_for_matching(t) for t in data.doc_texts]
     queries = [normalize_for_matching(t) for t in data.query_texts]
+    sentences, owner = paragraph_sentences(data)
     parts, shares = model_parts(encoder)
     return XquadVectors([embed_cached(m, queries, "query", cache_dir, progress) for m in parts],
-                        [embed_cached(m, docs, "passage", cache_dir, progress) for m in parts], shares)
+                        [embed_cached(m, docs, "passage", cache_dir, progress) for m in parts], shares,
+                        [embed_cached(m, sentences, "passage", cache_dir, progress) for m in parts], owner)
 
 
 def fit_centerings(data: XquadData, vectors: XquadVectors, groups: set[str] | None = None) -> list[LanguageCentering]:
@@ -99,11 +120,14 @@ def fit_centerings(data: XquadData, vectors: XquadVectors, groups: set[str] | No
             for q, p in zip(vectors.queries, vectors.passages, strict=True)]
 
 
-def calibration_from_scores(data: XquadData, scores: np.ndarray, groups: set[str] | None = None):
+def calibration_from_scores(data: XquadData, scores: np.ndarray, groups: set[str] | None = None,
+                            columns: np.ndarray | None = None) -> LanguageCalibration:
     """Mean and spread of scores between X questions and unrelated Y paragraphs, for every X, Y
-    (questions and paragraphs of ``groups`` only, all when None)."""
-    qlang, dlang = np.array(data.query_langs), np.array(data.doc_langs)
-    qg, dg = np.array(data.query_groups), np.array(data.doc_groups)
+    (questions and paragraphs of ``groups`` only, all when None). ``columns``: the paragraph each
+    column of ``scores`` belongs to, when the columns are sentences."""
+    columns = np.arange(len(data.doc_ids)) if columns is None else columns
+    qlang, dlang = np.array(data.query_langs), np.array(data.doc_langs)[columns]
+    qg, dg = np.array(data.query_groups), np.array(data.doc_groups)[columns]
     unrelated = qg[:, None] != dg[None, :]
     if groups is not None:
         unrelated &= np.isin(qg, list(groups))[:, None] & np.isin(dg, list(groups))[None, :]
@@ -112,23 +136,35 @@ def calibration_from_scores(data: XquadData, scores: np.ndarray, groups: set[str
         block = scores[np.ix_(qlang == x, dlang == y)][unrelated[np.ix_(qlang == x, dlang == y)]]
         offsets[f"{x}->{y}"] = round(float(block.mean()), 5)
         scales[f"{x}->{y}"] = round(float(block.std()), 5)
-    return offsets, scales
+    return LanguageCalibration(offsets, scales)
 
 
-def service_dense_scores(data: XquadData, vectors: XquadVectors) -> np.ndarray:
-    """What the service's dense mode scores (language-centered vectors, calibrated scores), with both
-    statistics fitted on the other half of the paragraphs (and their questions): two-fold cross-fitting,
-    so no question is scored with means or offsets measured on its own paragraph."""
+def service_dense_scores(data: XquadData, vectors: XquadVectors, sentence_share: float = 0.0) -> np.ndarray:
+    """What the service's dense mode scores (language-centered vectors, calibrated scores, each
+    paragraph's blended with its best sentence's), with the statistics fitted on the other half of the
+    paragraphs (and their questions): two-fold cross-fitting, so no question is scored with means or
+    offsets measured on its own paragraph."""
+    from kb.retrieval import best_sentence, blend_dense
+
     groups = sorted(set(data.doc_groups))
     folds = [set(groups[0::2]), set(groups[1::2])]
     qg, qlangs, dlangs = np.array(data.query_groups), np.array(data.query_langs), np.array(data.doc_langs)
+    slangs = dlangs[vectors.sentence_owner]
+    use_sentences = sentence_share > 0 and len(vectors.sentences) > 0
     out = np.empty((len(data.query_ids), len(data.doc_ids)), dtype=np.float32)
     for fit, held_out in (folds, folds[::-1]):
-        q, p = vectors.joined(fit_centerings(data, vectors, fit), data)
+        centerings = fit_centerings(data, vectors, fit)
+        q, p = vectors.joined(centerings, data)
         scores = q @ p.T
-        calibration = LanguageCalibration(*calibration_from_scores(data, scores, fit))
+        calibration = calibration_from_scores(data, scores, fit)
+        if use_sentences:
+            sentence_scores = q @ vectors.joined_sentences(centerings, data).T
+            sentence_calibration = calibration_from_scores(data, sentence_scores, fit, vectors.sentence_owner)
         for i in np.flatnonzero(np.isin(qg, list(held_out))):
             out[i] = calibration.apply(scores[i], qlangs[i], dlangs)
+            if use_sentences:
+                sentences = sentence_calibration.apply(sentence_scores[i], qlangs[i], slangs)
+                out[i] = blend_dense(out[i], best_sentence(sentences, vectors.sentence_owner, out[i]), sentence_share)
     return out
 
 
@@ -191,16 +227,16 @@ SCORINGS = ("raw", "calibrated", "hybrid")
 
 def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True,
               fusion: Fusion | None = None, lexical: tuple[np.ndarray, np.ndarray] | None = None,
-              scorings: tuple[str, ...] = SCORINGS) -> dict:
+              scorings: tuple[str, ...] = SCORINGS, sentence_share: float = 0.0) -> dict:
     """Every setting on the model's raw scores, again on the service's dense scores (centered and
-    calibrated, cross-fitted), and with ``fusion`` once more on hybrid scores; ``scorings`` picks
-    among the three (a sweep needs only some), ``lexical`` is the output of :func:`raw_lexical`
-    when the caller has it already."""
+    calibrated, cross-fitted, with ``sentence_share`` of the best sentence's score), and with
+    ``fusion`` once more on hybrid scores; ``scorings`` picks among the three (a sweep needs only
+    some), ``lexical`` is the output of :func:`raw_lexical` when the caller has it already."""
     queries = [normalize_for_matching(t) for t in data.query_texts]
     vectors = xquad_vectors(data, encoder, cache_dir, progress)
     query_vectors, doc_vectors = vectors.joined()
     scores = query_vectors @ doc_vectors.T
-    calibrated = service_dense_scores(data, vectors)
+    calibrated = service_dense_scores(data, vectors, sentence_share)
     hybrid = None
     if fusion is not None and "hybrid" in scorings:
         hybrid = calibrated
@@ -270,28 +306,29 @@ def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool
     result["row_metrics"] = list(ROW_METRICS)
     result["own_language_first_in_pool"] = {lang: round(own_first[lang] / counts[lang], 4) for lang in LANGS}
     if scorings == SCORINGS:  # a full report; a sweep's partial runs skip the timing
-        result["latency"] = _latency(encoder, queries, data.query_langs, centered_doc_vectors(data, vectors))
+        centerings = fit_centerings(data, vectors)
+        result["latency"] = _latency(encoder, queries, data.query_langs, vectors.joined(centerings, data)[1],
+                                     vectors.joined_sentences(centerings, data))
     result["note"] = SQUAD_NOTE
     return result
 
 
-def centered_doc_vectors(data: XquadData, vectors: XquadVectors) -> np.ndarray:
-    return vectors.joined(fit_centerings(data, vectors), data)[1]
-
-
 def _latency(encoder: Encoder, queries: list[str], langs: list[str], doc_vectors: np.ndarray,
-             sample: int = 100) -> dict:
+             sentence_vectors: np.ndarray, sample: int = 100) -> dict:
     """One question at a time, embedding (centered, as the service does) plus exact search over the
-    720-paragraph pool."""
+    720-paragraph pool and the scores of every paragraph sentence."""
     import faiss
 
-    index = faiss.IndexFlatIP(doc_vectors.shape[1])
-    index.add(np.ascontiguousarray(doc_vectors, dtype=np.float32))
+    paragraphs, sentences = faiss.IndexFlatIP(doc_vectors.shape[1]), faiss.IndexFlatIP(doc_vectors.shape[1])
+    paragraphs.add(np.ascontiguousarray(doc_vectors, dtype=np.float32))
+    sentences.add(np.ascontiguousarray(sentence_vectors, dtype=np.float32))
     rng = np.random.default_rng(0)
     timings = []
     for i in rng.choice(len(queries), size=min(sample, len(queries)), replace=False):
         started = time.perf_counter()
-        index.search(encoder.encode_queries([queries[i]], [langs[i]]), 10)
+        vector = encoder.encode_queries([queries[i]], [langs[i]])
+        paragraphs.search(vector, 10)
+        sentences.search(vector, sentences.ntotal)  # every sentence's score, as the service takes them
         timings.append(time.perf_counter() - started)
     return latency_summary(timings)
 
@@ -301,9 +338,12 @@ def pair_keys() -> list[str]:
 
 
 def measure_language_statistics(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True):
-    """The language centering of each model of ``encoder`` and the score calibration of the centered
-    vectors, both from all of XQuAD-R: what ``kb eval --calibrate`` stores for the service."""
+    """The language centering of each model of ``encoder`` and the score calibrations of the centered
+    vectors (paragraphs, and sentences), all from all of XQuAD-R: what ``kb eval --calibrate`` stores
+    for the service."""
     vectors = xquad_vectors(data, encoder, cache_dir, progress)
     centerings = fit_centerings(data, vectors)
     q, p = vectors.joined(centerings, data)
-    return centerings, calibration_from_scores(data, q @ p.T)
+    sentences = vectors.joined_sentences(centerings, data)
+    return centerings, {"passage": calibration_from_scores(data, q @ p.T),
+                        "sentence": calibration_from_scores(data, q @ sentences.T, columns=vectors.sentence_owner)}
