@@ -49,12 +49,7 @@ def sweep_sentence_share(index, encoder, settings, questions_path: Path, xquad, 
         retriever = _retriever(index, encoder, settings, retrieval_mode="dense", dense_sentence_share=share)
         kb = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)["summary"]
         xq = run_xquad(xquad, encoder, cache_dir, False, scorings=("calibrated",), sentence_share=share)["settings"]
-        worst = min(kb["by_pair"].values(), key=lambda v: v["recall@5"]["mean"])
-        rows.append({"dense_sentence_share": share, "ndcg@10": kb["overall"]["ndcg@10"]["mean"],
-                     "recall@5": kb["overall"]["recall@5"]["mean"], "worst_pair_recall@5": worst["recall@5"]["mean"],
-                     "dense": {s: _xquad_figure(xq, f"{s}_calibrated") for s in XQUAD_SETTINGS},
-                     "xquad_mono": [xq["mono_calibrated"]["by_pair"][f"{lang}->{lang}"]["ndcg@10"]["mean"]
-                                    for lang in ("en", "ru", "zh")]})
+        rows.append({"dense_sentence_share": share, **_figures(kb, xq, "calibrated", "dense")})
     return rows
 
 
@@ -111,15 +106,28 @@ def _xquad_figure(settings: dict, name: str) -> float:
     return block["x2y_mean_ndcg@10"] if name.startswith("x2y") else block["overall"]["ndcg@10"]["mean"]
 
 
+def _figures(kb: dict, xquad: dict, scoring: str, key: str) -> dict:
+    """A sweep row's figures: the project suite's overall and worst pair, and XQuAD-R's per setting
+    (under ``key``) and mono per language, as ``scoring`` ("calibrated" or "hybrid") scored them."""
+    worst = min(kb["by_pair"].values(), key=lambda v: v["recall@5"]["mean"])
+    return {"ndcg@10": kb["overall"]["ndcg@10"]["mean"], "recall@5": kb["overall"]["recall@5"]["mean"],
+            "worst_pair_recall@5": worst["recall@5"]["mean"],
+            key: {s: _xquad_figure(xquad, f"{s}_{scoring}") for s in XQUAD_SETTINGS},
+            "xquad_mono": [xquad[f"mono_{scoring}"]["by_pair"][f"{lang}->{lang}"]["ndcg@10"]["mean"]
+                           for lang in ("en", "ru", "zh")]}
+
+
 def sweep_window(index, encoder, settings, questions_path: Path, xquad, cache_dir: Path) -> list[dict]:
     """The dense window and the lexical match floor at the configured weight, on the project suite
     and on XQuAD-R's hybrid settings (each beside the service's dense-only score)."""
-    from kb.evaluation.xquad import Fusion, raw_lexical, run_xquad
+    from kb.evaluation.xquad import Fusion, raw_lexical, run_xquad, service_dense_scores, xquad_vectors
 
     questions, glossary = _suite(settings, questions_path)
     lexical = raw_lexical(xquad, glossary, False)
-    share = settings.dense_sentence_share
-    dense_xq = run_xquad(xquad, encoder, cache_dir, False, scorings=("calibrated",), sentence_share=share)["settings"]
+    # the cross-fitted dense scores do not depend on the grid: computed once, not once a row
+    dense_scores = service_dense_scores(xquad, xquad_vectors(xquad, encoder, cache_dir, False),
+                                        settings.dense_sentence_share)
+    dense_xq = run_xquad(xquad, encoder, cache_dir, False, scorings=("calibrated",), dense=dense_scores)["settings"]
     dense = {s: _xquad_figure(dense_xq, f"{s}_calibrated") for s in XQUAD_SETTINGS}
     rows = []
     for window in WINDOWS:
@@ -128,15 +136,9 @@ def sweep_window(index, encoder, settings, questions_path: Path, xquad, cache_di
             kb = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)["summary"]
             fusion = Fusion(settings.fusion_lexical_weight, window, min_match, glossary)
             xq = run_xquad(xquad, encoder, cache_dir, False, fusion, lexical, scorings=("hybrid",),
-                           sentence_share=share)["settings"]
-            worst = min(kb["by_pair"].values(), key=lambda v: v["recall@5"]["mean"])
+                           dense=dense_scores)["settings"]
             rows.append({"fusion_dense_window": window, "lexical_min_match": min_match,
-                         "ndcg@10": kb["overall"]["ndcg@10"]["mean"], "recall@5": kb["overall"]["recall@5"]["mean"],
-                         "worst_pair_recall@5": worst["recall@5"]["mean"],
-                         "hybrid": {s: _xquad_figure(xq, f"{s}_hybrid") for s in XQUAD_SETTINGS},
-                         "dense": dense,
-                         "xquad_mono": [xq["mono_hybrid"]["by_pair"][f"{lang}->{lang}"]["ndcg@10"]["mean"]
-                                        for lang in ("en", "ru", "zh")]})
+                         **_figures(kb, xq, "hybrid", "hybrid"), "dense": dense})
     return rows
 
 

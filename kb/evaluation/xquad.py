@@ -227,16 +227,18 @@ SCORINGS = ("raw", "calibrated", "hybrid")
 
 def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True,
               fusion: Fusion | None = None, lexical: tuple[np.ndarray, np.ndarray] | None = None,
-              scorings: tuple[str, ...] = SCORINGS, sentence_share: float = 0.0) -> dict:
+              scorings: tuple[str, ...] = SCORINGS, sentence_share: float = 0.0,
+              dense: np.ndarray | None = None) -> dict:
     """Every setting on the model's raw scores, again on the service's dense scores (centered and
     calibrated, cross-fitted, with ``sentence_share`` of the best sentence's score), and with
     ``fusion`` once more on hybrid scores; ``scorings`` picks among the three (a sweep needs only
-    some), ``lexical`` is the output of :func:`raw_lexical` when the caller has it already."""
+    some), ``lexical`` is the output of :func:`raw_lexical` and ``dense`` that of
+    :func:`service_dense_scores` when the caller has them already."""
     queries = [normalize_for_matching(t) for t in data.query_texts]
     vectors = xquad_vectors(data, encoder, cache_dir, progress)
     query_vectors, doc_vectors = vectors.joined()
     scores = query_vectors @ doc_vectors.T
-    calibrated = service_dense_scores(data, vectors, sentence_share)
+    calibrated = dense if dense is not None else service_dense_scores(data, vectors, sentence_share)
     hybrid = None
     if fusion is not None and "hybrid" in scorings:
         hybrid = calibrated
