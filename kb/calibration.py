@@ -25,9 +25,9 @@ from typing import Literal
 import numpy as np
 
 from kb.model_data import model_entry, write_model_entry
+from kb.models import LANGS
 
 CALIBRATION_FILE = Path(__file__).parent / "data" / "language_calibration.json"
-LANGS = ("en", "ru", "zh")
 Unit = Literal["passage", "sentence"]
 
 

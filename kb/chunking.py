@@ -4,6 +4,11 @@ A chunk's ``text`` is exactly ``body[char_start:char_end]``, so a citation can
 point into the article. What the model embeds (``embed_text``) adds context
 in front: the article title, the section path and, for a table, its header
 row, so a row of numbers still says what the numbers are.
+
+A chunk also lists its ``sentences``: the sentences (for a table, the rows,
+or their prose cells) that an answer may quote and that are embedded on their
+own to score the passage, each under the chunk's context line
+(``sentence_context``): "it has 96 GB" means nothing without the chip it is about.
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kb.markdown import Block, parse_article
-from kb.models import Article, Chunk, Section
+from kb.models import Article, Chunk, Section, Span
 from kb.sentences import SENTENCE_RULES, sentence_spans
+from kb.tables import Table
 from kb.textnorm import normalize_for_matching
 
 TokenCounter = Callable[[str], int]
@@ -34,18 +40,38 @@ def _context(article: Article, section: Section) -> str:
     return " > ".join([article.meta.title, *path])
 
 
-def _make_chunk(article: Article, section: Section, start: int, end: int, kind: str, header: str = "") -> Chunk:
+def _make_chunk(article: Article, section: Section, start: int, end: int, table: Table | None = None,
+                header: str = "") -> Chunk:
     body = article.body
     text = body[start:end]
-    embed = _context(article, section) + "\n" + (header + "\n" if header else "") + text
+    embed = normalize_for_matching(_context(article, section) + "\n" + (header + "\n" if header else "") + text)
+    context = embed.split("\n")[0]
+    if table is None:
+        sentences = tuple((start + s, start + e) for s, e in sentence_spans(text))
+        sentence_context = context
+    else:
+        lines = [r for r in table.lines if start <= r.start and r.end <= end]
+        # A chunk that opens the table starts with its header row. (This reads "opens" off the second
+        # line saying nothing, which misreads a data row followed by an empty row as a header.)
+        opens = len(lines) > 1 and not lines[1].quotable()
+        sentences = tuple(span for row in lines[1 if opens else 0:] for span in row.quotable()) \
+            if lines else ((start, end),)  # a piece of one over-long row
+        # The column names: the chunk's own first line when it opens the table, else the repeated header.
+        sentence_context = f"{context}\n{text.split(chr(10))[0] if opens else embed.split(chr(10))[1]}"
     return Chunk(
         chunk_id=f"{article.meta.id}:{start}-{end}", article_id=article.meta.id, lang=article.meta.lang,
         section=section.heading_path, anchor=section.anchor, char_start=start, char_end=end,
-        text=text, embed_text=normalize_for_matching(embed), kind=kind,
+        text=text, embed_text=embed, kind="table" if table is not None else "prose", sentences=sentences,
+        sentence_context=sentence_context,
     )
 
 
-def _split_long(body: str, start: int, end: int, fits: Callable[[int, int], bool]) -> list[tuple[int, int]]:
+def sentence_texts(chunk: Chunk) -> list[str]:
+    """What the model embeds for each sentence of a chunk, in order."""
+    return [normalize_for_matching(f"{chunk.sentence_context}\n{chunk.span_text(s, e)}") for s, e in chunk.sentences]
+
+
+def _split_long(body: str, start: int, end: int, fits: Callable[[int, int], bool]) -> list[Span]:
     """Cut one over-long sentence at spaces (or anywhere, for unspaced text) so each piece fits."""
     pieces, begin = [], start
     while begin < end:
@@ -77,7 +103,7 @@ def chunk_article(article: Article, count_tokens: TokenCounter, settings: Chunke
 
     # Consecutive prose blocks of one section are packed together; tables and
     # code stand alone so a chunk never mixes a table with prose.
-    pending: list[tuple[int, int]] = []
+    pending: list[Span] = []
     pending_section: Section | None = None
 
     def flush() -> None:
@@ -95,37 +121,37 @@ def chunk_article(article: Article, count_tokens: TokenCounter, settings: Chunke
             pending.extend(sentence_spans(body, block.char_start, block.char_end))
             continue
         flush()
-        if block.kind == "table":
+        if block.table is not None:
             chunks.extend(_table_chunks(article, section, block, cost, settings))
         else:
             lines = _line_spans(body, block.char_start, block.char_end)
-            chunks.extend(_pack(article, section, lines, cost, settings, kind="prose"))
+            chunks.extend(_pack(article, section, lines, cost, settings))
     flush()
     return chunks
 
 
-def _pack(article, section, spans, cost, settings, kind="prose", header=""):
+def _pack(article, section, spans, cost, settings, table: Table | None = None):
     body = article.body
     out: list[Chunk] = []
-    fits = lambda s, e: cost(section, s, e, header) <= settings.max_tokens  # noqa: E731
-    units: list[tuple[int, int]] = []
+    fits = lambda s, e: cost(section, s, e) <= settings.max_tokens  # noqa: E731
+    pieces: list[Span] = []
     for s, e in spans:
-        units.extend([(s, e)] if fits(s, e) else _split_long(body, s, e, fits))
-    current: tuple[int, int] | None = None
-    for s, e in units:
+        pieces.extend([(s, e)] if fits(s, e) else _split_long(body, s, e, fits))
+    current: Span | None = None
+    for s, e in pieces:
         if current is None:
             current = (s, e)
-        elif cost(section, current[0], e, header) <= settings.target_tokens:
+        elif cost(section, current[0], e) <= settings.target_tokens:
             current = (current[0], e)
         else:
-            out.append(_make_chunk(article, section, *current, kind, header))
+            out.append(_make_chunk(article, section, *current, table))
             current = (s, e)
     if current is not None:
-        out.append(_make_chunk(article, section, *current, kind, header))
+        out.append(_make_chunk(article, section, *current, table))
     return out
 
 
-def _line_spans(body: str, start: int, end: int) -> list[tuple[int, int]]:
+def _line_spans(body: str, start: int, end: int) -> list[Span]:
     spans, pos = [], start
     for line in body[start:end].split("\n"):
         if line.strip():
@@ -137,18 +163,19 @@ def _line_spans(body: str, start: int, end: int) -> list[tuple[int, int]]:
 def _table_chunks(article, section, block: Block, cost, settings) -> list[Chunk]:
     """Whole rows per chunk; the first chunk holds the header, later ones repeat it as context."""
     body = article.body
-    rows = _line_spans(body, block.char_start, block.char_end)
-    if len(rows) <= 3:
-        return _pack(article, section, [(rows[0][0], rows[-1][1])], cost, settings, kind="table")
-    header = body[rows[0][0]:rows[1][1]]
+    table = block.table
+    lines = table.lines
+    if len(lines) <= 3:
+        return _pack(article, section, [(table.start, table.end)], cost, settings, table)
+    header = body[table.header.start:table.separator.end]
     chunks: list[Chunk] = []
-    start, end = rows[0][0], rows[2][1]
-    for row_start, row_end in rows[3:]:
+    start, end = table.start, lines[2].end
+    for row in lines[3:]:
         context = header if chunks else ""
-        if cost(section, start, row_end, context) <= settings.target_tokens:
-            end = row_end
+        if cost(section, start, row.end, context) <= settings.target_tokens:
+            end = row.end
             continue
-        chunks.append(_make_chunk(article, section, start, end, "table", context))
-        start, end = row_start, row_end
-    chunks.append(_make_chunk(article, section, start, end, "table", header if chunks else ""))
+        chunks.append(_make_chunk(article, section, start, end, table, context))
+        start, end = row.start, row.end
+    chunks.append(_make_chunk(article, section, start, end, table, header if chunks else ""))
     return chunks

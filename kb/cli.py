@@ -13,6 +13,9 @@ import textwrap
 from pathlib import Path
 
 from kb.errors import KnowledgeBaseError
+from kb.models import LANGS
+from kb.params import MODES, AnswerPolicy
+from kb.response import AbstainReason
 from kb.settings import EmbeddingBackend, Settings
 
 
@@ -52,9 +55,9 @@ def cmd_curate(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from kb.build import build_index
     from kb.chunking import ChunkerSettings
     from kb.embedding.encoder import load_encoder
-    from kb.index import build_index
 
     settings = _settings(args)
     encoder = load_encoder(settings)
@@ -66,49 +69,49 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_answer(body: dict) -> None:
+def _print_answer(response) -> None:
     width = 100
-    print(f"Q: {body['question']}  [{body['lang'] or '?'}]  {body['mode']}, {body['took_ms']} ms")
-    _print_specs(body)
-    if body["answer"]:
+    print(f"Q: {response.question}  [{response.lang or '?'}]  {response.mode}, {response.took_ms} ms")
+    _print_specs(response)
+    if response.answer:
         print()
-        for line in textwrap.wrap("A: " + " ".join(body["answer"]["text"].split()), width):
+        for line in textwrap.wrap("A: " + " ".join(response.answer.text.split()), width):
             print(line)
-    elif body["citations"]:
-        why = {"unknown_name": f"the corpus never mentions {', '.join(body.get('unknown_names') or [])}",
-               "no_fact": (body.get("spec_answer") or {}).get("text", "")}.get(body.get("abstain_reason") or "", "")
-        print("\nNo confident answer" + (f" ({why})" if why else "") + "; related passages:")
-    if not body["citations"]:
+    elif response.citations:
+        why = {AbstainReason.UNKNOWN_NAME: f"the corpus never mentions {', '.join(response.unknown_names)}",
+               AbstainReason.NO_FACT: response.spec_answer.text if response.spec_answer else ""}
+        reason = why.get(response.abstain_reason, "")
+        print("\nNo confident answer" + (f" ({reason})" if reason else "") + "; related passages:")
+    if not response.citations:
         print("No passages found.")
-    for c in body["citations"]:
+    for c in response.citations:
         print()
-        print(f"[{c['n']}] {c['score']:.3f}  {c['title']}  ({c['lang']})")
-        print(f"    § {c['section']}")
-        if c["text"].lstrip().startswith("|"):  # a table: keep its rows, shorten long ones
-            for row in c["text"].split("\n"):
+        print(f"[{c.n}] {c.score:.3f}  {c.title}  ({c.lang})")
+        print(f"    § {c.section}")
+        if c.text.lstrip().startswith("|"):  # a table: keep its rows, shorten long ones
+            for row in c.text.split("\n"):
                 print("    " + textwrap.shorten(" ".join(row.split()), width - 4, placeholder=" …"))
         else:
-            for line in textwrap.wrap(" ".join(c["text"].split()), width - 4):
+            for line in textwrap.wrap(" ".join(c.text.split()), width - 4):
                 print("    " + line)
-        source = c["url"] or c["article_id"]
-        print(f"    source: {source}  chars {c['char_start']}-{c['char_end']}")
+        print(f"    source: {c.url or c.article_id}  chars {c.char_start}-{c.char_end}")
 
 
-def _print_specs(body: dict) -> None:
-    if not body.get("specs"):
+def _print_specs(response) -> None:
+    if not response.specs:
         return
     print()
-    summary = (body.get("spec_answer") or {}).get("text", "")
-    if summary and summary != body["specs"][0]["display"]:  # a comparison, a ranking or a disagreement
+    summary = response.spec_answer.text if response.spec_answer else ""
+    if summary and summary != response.specs[0].display:  # a comparison, a ranking or a disagreement
         for line in textwrap.wrap("Spec: " + summary, 100):
             print(line)
     else:
         print("Spec:")
-    for spec in body["specs"]:
-        flag = "  [sources disagree]" if spec["conflict"] else ""
-        print(f"  - {spec['display']}{flag}")
-        print(f"    \"{textwrap.shorten(' '.join(spec['quote'].split()), 90, placeholder=' …')}\"  "
-              f"({spec['citation']['title']})")
+    for spec in response.specs:
+        flag = "  [sources disagree]" if spec.conflict else ""
+        print(f"  - {spec.display}{flag}")
+        print(f"    \"{textwrap.shorten(' '.join(spec.quote.split()), 90, placeholder=' …')}\"  "
+              f"({spec.citation.title})")
 
 
 def _top_k(args: argparse.Namespace, settings: Settings) -> int:
@@ -124,11 +127,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     settings = _settings(args)
     top_k = _top_k(args, settings)
     retriever = _load_retriever(settings)
-    body = ask(retriever, args.question, top_k, settings.answer_min_score, settings.answer_max_sentences, args.mode)
+    response = ask(retriever, args.question, top_k, AnswerPolicy.from_settings(settings), args.mode)
     if args.json:
-        print(json.dumps(body, ensure_ascii=False, indent=2))
+        print(json.dumps(response.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
-        _print_answer(body)
+        _print_answer(response)
     return 0
 
 
@@ -153,7 +156,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
-    print(f"mode {args.mode or retriever.mode}: score = dense + {retriever.lexical_weight} x lexical")
+    print(f"mode {args.mode or retriever.mode}: score = dense + {retriever.params.fusion_lexical_weight} x lexical")
     for r in rows:
         print(f"{r['rank']:2d}. {r['score']:7.3f}  dense {r['dense']:6.2f}  lexical {r['lexical']:4.2f}  "
               f"[{r['lang']}] {r['chunk_id']}\n      " + textwrap.shorten(" ".join(r["text"].split()), 110))
@@ -289,15 +292,15 @@ def cmd_specs(args: argparse.Namespace) -> int:
         return 0
     entries = [entry(f, table, args.lang) for f in facts]
     if args.json:
-        print(json.dumps(entries, ensure_ascii=False, indent=2))
+        print(json.dumps([e.model_dump(mode="json") for e in entries], ensure_ascii=False, indent=2))
         return 0
     print(f"{'attribute':22} {'value':>16}  {'qualifier':34} source")
     for e in entries:
-        value = e["value_display"].split(" (")[0].split("（")[0]
-        flag = " !" if e["conflict"] else ""
-        print(f"{e['attribute']:22} {value:>16}  {textwrap.shorten(e['qualifier'] or '-', 34):34} "
-              f"{e['citation']['location']}{flag}")
-    if any(e["conflict"] for e in entries):
+        value = e.value_display.split(" (")[0].split("（")[0]
+        flag = " !" if e.conflict else ""
+        print(f"{e.attribute:22} {value:>16}  {textwrap.shorten(e.qualifier or '-', 34):34} "
+              f"{e.citation.location}{flag}")
+    if any(e.conflict for e in entries):
         print("\n! sources disagree on this value; each is listed with its source")
     return 0
 
@@ -328,20 +331,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("question")
     p.add_argument("--k", type=int, help="number of passages (default 5)")
     p.add_argument("--json", action="store_true", help="print the HTTP API's JSON body")
-    p.add_argument("--mode", choices=["dense", "lexical", "hybrid"], help="retrieval mode (default from settings)")
+    p.add_argument("--mode", choices=MODES, help="retrieval mode (default from settings)")
     p.set_defaults(func=cmd_ask)
 
     p = sub.add_parser("search", help="ranked passages only, with dense and lexical scores, for debugging")
     p.add_argument("question")
     p.add_argument("--k", type=int, help="number of passages (default 5)")
-    p.add_argument("--mode", choices=["dense", "lexical", "hybrid"], help="retrieval mode (default from settings)")
+    p.add_argument("--mode", choices=MODES, help="retrieval mode (default from settings)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("specs", help="print the fact table: all entities, or one entity's facts with sources")
     p.add_argument("entity", nargs="?", help="entity id or name, e.g. gaudi2 or 'TPU v5p'")
     p.add_argument("--attribute", help="only this attribute, e.g. memory_capacity")
-    p.add_argument("--lang", choices=["en", "ru", "zh"], default="en", help="language of labels and values")
+    p.add_argument("--lang", choices=LANGS, default="en", help="language of labels and values")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_specs)
 

@@ -12,8 +12,7 @@ from pathlib import Path
 import yaml
 
 from kb.lexical import tokenize
-
-LANGS = ("en", "ru", "zh")
+from kb.models import LANGS
 
 
 class Glossary:

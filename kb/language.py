@@ -1,4 +1,4 @@
-"""Which of the corpus languages a question is written in.
+"""Which of the corpus languages a text is written in, and the scripts that tell them apart.
 
 The three languages use three scripts, so counting letters per script is
 exact where it matters (Han for Chinese, Cyrillic for Russian, Latin for
@@ -6,23 +6,43 @@ English). Product names are written in Latin letters in all three, so in a
 mixed question ("Trn1的FP32算力是多少？", "Когда выйдет NVIDIA Rubin Ultra?")
 any Han or Cyrillic letters decide: Latin counts only when there is nothing
 else. Between Han and Cyrillic, one Han character weighs as three letters.
+
+The character classes here are the one definition of each script for the
+whole package (tokenizers, name matching, normalization).
 """
 
 from __future__ import annotations
 
+import re
+
+# Regular-expression class bodies: CJK unified ideographs (with extension A and the
+# compatibility block), the Cyrillic block, and the lower-case Russian letters that
+# case-folded text is matched with.
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CYRILLIC = "\u0400-\u04ff"
+RUSSIAN_LOWER = "\u0430-\u044f\u0451"
+
+_HAN_CHAR = re.compile(f"[{HAN}]")
+_CYRILLIC_CHAR = re.compile(f"[{CYRILLIC}]")
 _HAN_WEIGHT = 3
+
+
+def is_han(ch: str) -> bool:
+    return bool(_HAN_CHAR.match(ch))
+
+
+def has_han(text: str) -> bool:
+    return _HAN_CHAR.search(text) is not None
+
+
+def has_cyrillic(text: str) -> bool:
+    return _CYRILLIC_CHAR.search(text) is not None
 
 
 def detect_language(text: str) -> str | None:
     """'en', 'ru' or 'zh'; None when the text has no letters of those scripts."""
-    han = cyrillic = latin = 0
-    for ch in text:
-        if "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" or "\uf900" <= ch <= "\ufaff":
-            han += 1
-        elif "\u0400" <= ch <= "\u04ff":
-            cyrillic += 1
-        elif ch.isascii() and ch.isalpha():
-            latin += 1
+    han = len(_HAN_CHAR.findall(text))
+    cyrillic = len(_CYRILLIC_CHAR.findall(text))
     if han or cyrillic:
         return "zh" if han * _HAN_WEIGHT >= cyrillic else "ru"
-    return "en" if latin else None
+    return "en" if any(ch.isascii() and ch.isalpha() for ch in text) else None

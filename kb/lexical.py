@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kb.language import HAN, RUSSIAN_LOWER, has_cyrillic
 from kb.textnorm import normalize_for_matching
 
 _UNITS = r"gib|gb|tib|tb|mib|mb|kb|gbps|tbps|mbps|gt/s|tflops?|pflops?|tops|ghz|mhz|nm|mm2|w|usd"
@@ -29,10 +30,9 @@ _RATE = re.compile(r"\b(tb|gb|mb|gib|tib)\s*/\s*s(?:ec)?\b")
 _NUMBER_UNIT = re.compile(rf"(\d(?:[\d.]*\d)?)\s+({_UNITS})\b")
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d{1,2}(?!\d))")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_TOKEN = re.compile(r"[\u4e00-\u9fff]+|[a-z0-9\u0430-\u044f\u0451]+(?:[-./][a-z0-9\u0430-\u044f\u0451]+)*")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
+_TOKEN = re.compile(rf"[{HAN}]+|[a-z0-9{RUSSIAN_LOWER}]+(?:[-./][a-z0-9{RUSSIAN_LOWER}]+)*")
+_HAN = re.compile(f"[{HAN}]")
 _LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,}(?![A-Za-z0-9])")
-_CYRILLIC = re.compile(r"[\u0430-\u044f\u0451]")
 
 STOPWORDS = frozenset("""
 a an the of and or is are was were be been to in on at by for with from as it its this that these those what which
@@ -76,7 +76,7 @@ def tokenize(text: str) -> list[str]:
             if len(parts) > 1:
                 tokens.extend(parts)
         elif piece not in STOPWORDS and len(piece) > 1:
-            tokens.append(_stemmer("russian" if _CYRILLIC.search(piece) else "english").stemWord(piece))
+            tokens.append(_stemmer("russian" if has_cyrillic(piece) else "english").stemWord(piece))
     return tokens
 
 
@@ -148,3 +148,12 @@ class LexicalIndex:
 
     def anchor_tokens(self, tokens: list[str]) -> list[str]:
         return [t for t in tokens if t in self.anchors]
+
+    def overlap(self, question: list[str], text: str, same_language: bool) -> float:
+        """The share of the question's distinct tokens that ``text`` holds; in another language's
+        text only the anchors among them can match."""
+        asked = set(question)
+        if not asked:
+            return 0.0
+        wanted = asked if same_language else asked & self.anchors
+        return len(set(tokenize(text)) & wanted) / len(asked)

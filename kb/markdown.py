@@ -1,4 +1,8 @@
-"""An article body to sections and blocks, with character offsets, via markdown-it-py."""
+"""An article body to sections and blocks, with character offsets, via markdown-it-py.
+
+A table block carries its parsed table (``kb.tables``), so nothing downstream
+splits table text again.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import Literal
 from markdown_it import MarkdownIt
 
 from kb.models import Article, Section
+from kb.tables import Table, parse_table
 
 _PARSER = MarkdownIt("commonmark").enable("table")
 
@@ -22,6 +27,7 @@ class Block:
     char_start: int
     char_end: int
     section_index: int
+    table: Table | None = None
 
 
 def slugify(heading: str) -> str:
@@ -92,5 +98,6 @@ def parse_article(article: Article) -> tuple[list[Section], list[Block]]:
         while end > start and body[end - 1] in "\n ":
             end -= 1
         index = max(i for i, s in enumerate(sections) if s.char_start <= start or i == 0)
-        blocks.append(Block(kind=kind, char_start=start, char_end=end, section_index=index))
+        table = parse_table(body, start, end) if kind == "table" else None
+        blocks.append(Block(kind=kind, char_start=start, char_end=end, section_index=index, table=table))
     return sections, blocks

@@ -77,6 +77,9 @@ class Section(Frozen):
     char_end: int
 
 
+Span = tuple[int, int]
+
+
 class Chunk(Frozen):
     """A span of whole sentences (or whole table rows) of one article body."""
 
@@ -90,6 +93,14 @@ class Chunk(Frozen):
     text: str
     embed_text: str = Field(description="what the model sees: context header + text")
     kind: Literal["prose", "table"] = "prose"
+    sentences: tuple[Span, ...] = Field((), description="body offsets of what an answer may quote: each "
+                                        "sentence, or each table row (its prose cells when it has some); never a header row")
+    sentence_context: str = Field("", description="what each sentence is embedded under: the context line, and "
+                                  "for a table row the column names")
+
+    def span_text(self, start: int, end: int) -> str:
+        """The body text of a span inside the chunk (a sentence, say)."""
+        return self.text[start - self.char_start:end - self.char_start]
 
 
 class Hit(Frozen):

@@ -16,14 +16,14 @@ Hybrid (the default) adds two calibrated signals per chunk:
   ``fusion_lexical_weight``.
 
 Near-duplicate chunks collapse into the best of them, and at most
-``max_per_article`` chunks of one article are kept (0: no cap).
+``max_chunks_per_article`` chunks of one article are kept (0: no cap). The
+knobs are one :class:`kb.params.RetrievalParams`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
@@ -34,11 +34,9 @@ from kb.glossary import Glossary, load_glossary
 from kb.index import KnowledgeIndex
 from kb.language import detect_language
 from kb.lexical import LexicalIndex, tokenize
-from kb.models import Hit
+from kb.models import LANGS, Hit
+from kb.params import Mode, RetrievalParams
 from kb.textnorm import normalize_for_matching
-
-Mode = Literal["dense", "lexical", "hybrid"]
-MODES: tuple[str, ...] = ("dense", "lexical", "hybrid")
 
 
 @dataclass(frozen=True)
@@ -47,11 +45,15 @@ class QueryScores:
 
     question: str
     lang: str | None
+    tokens: list[str]  # the question's lexical tokens
     query_vector: np.ndarray
     dense: np.ndarray  # calibrated, per chunk (whole chunk and best sentence, blended)
     sentence_dense: np.ndarray  # calibrated, per sentence of the index
     lexical: np.ndarray  # in [0, 1], per chunk
-    fused: np.ndarray
+    fused: np.ndarray  # the ranking mode's score, per chunk
+    # The best hybrid score (dense + weight x lexical) whatever the ranking mode, so that one
+    # calibrated threshold decides whether dense, lexical and hybrid requests are answerable.
+    evidence: float
 
 
 def lexical_match(raw: np.ndarray, attainable: float, min_match: float) -> np.ndarray:
@@ -72,7 +74,7 @@ def raw_lexical_scores(lex: LexicalIndex, tokens: list[str], lang: str | None, d
         return same
     scores = same.copy()
     anchors = lex.anchor_tokens(tokens)
-    for target in ("en", "ru", "zh"):
+    for target in LANGS:
         if target == lang:
             continue
         mask = doc_langs == target
@@ -109,20 +111,12 @@ def fuse(dense: np.ndarray, lexical: np.ndarray, weight: float, window: float | 
 
 
 class Retriever:
-    def __init__(self, index: KnowledgeIndex, encoder: Encoder, max_per_article: int = 0,
-                 mode: Mode = "hybrid", lexical_weight: float = 2.0, glossary: Glossary | None = None,
-                 dense_window: float | None = None, diversify_margin: float = 0.0, min_match: float = 0.0,
-                 sentence_share: float = 0.0) -> None:
-        self.dense_window = dense_window
-        self.sentence_share = sentence_share
-        self.min_match = min_match
-        self.diversify_margin = diversify_margin
+    def __init__(self, index: KnowledgeIndex, encoder: Encoder, params: RetrievalParams,
+                 glossary: Glossary | None = None) -> None:
         self.index = index
-        self.glossary = glossary
         self.encoder = encoder
-        self.max_per_article = max_per_article
-        self.mode = mode
-        self.lexical_weight = lexical_weight
+        self.params = params
+        self.glossary = glossary
         self.calibration: LanguageCalibration | None = calibration_for(encoder.model_id, encoder.weights_hash())
         # a model calibrated before sentences were: its passage offsets are the nearer guess
         self.sentence_calibration = calibration_for(encoder.model_id, encoder.weights_hash(), "sentence") \
@@ -131,41 +125,60 @@ class Retriever:
     @classmethod
     def from_settings(cls, index: KnowledgeIndex, encoder: Encoder, settings) -> Retriever:
         glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
-        return cls(index, encoder, settings.max_chunks_per_article, settings.retrieval_mode,
-                   settings.fusion_lexical_weight, glossary, settings.fusion_dense_window,
-                   settings.diversify_margin, settings.lexical_min_match, settings.dense_sentence_share)
+        return cls(index, encoder, RetrievalParams.from_settings(settings), glossary)
+
+    @property
+    def mode(self) -> Mode:
+        return self.params.retrieval_mode
 
     def score(self, question: str, mode: Mode | None = None) -> QueryScores:
         text = normalize_for_matching(question).strip()
         if not text:
             raise QuestionError("the question is empty")
         mode = mode or self.mode
+        p = self.params
         lang = detect_language(question)
         vector = self.encoder.encode_queries([text], [lang])[0]
         whole = calibrated(self.calibration, self.index.all_scores(vector), lang, self.index.chunk_langs)
         sentence_dense = calibrated(self.sentence_calibration, self.index.all_sentence_scores(vector), lang,
                                     self.index.sentence_langs)
         best = best_sentence(sentence_dense, self.index.sentence_spans[:, 0], fallback=whole)
-        dense = blend_dense(whole, best, self.sentence_share)
+        dense = blend_dense(whole, best, p.dense_sentence_share)
         # BM25 in all question tokens for the question's language, and in other languages only the
         # anchors (numbers, identifiers, names) plus the glossary's translations
         tokens = tokenize(text)
         bm25 = raw_lexical_scores(self.index.lexical, tokens, lang, self.index.chunk_langs, self.glossary)
         attainable = self.index.lexical.attainable(tokens)
-        lexical = lexical_match(bm25, attainable, self.min_match)
+        lexical = lexical_match(bm25, attainable, p.lexical_min_match)
         if mode == "hybrid":
-            fused = fuse(dense, lexical, self.lexical_weight, self.dense_window)
+            fused = fuse(dense, lexical, p.fusion_lexical_weight, p.fusion_dense_window)
         elif mode == "lexical":  # the floor is for fusion; ranking by words alone needs every partial match
             fused = lexical_match(bm25, attainable, 0.0)
         else:
             fused = dense
-        return QueryScores(question=text, lang=lang, query_vector=vector, dense=dense, sentence_dense=sentence_dense,
-                           lexical=lexical, fused=fused)
+        evidence = float((dense + p.fusion_lexical_weight * lexical).max()) if dense.size else float("-inf")
+        return QueryScores(question=text, lang=lang, tokens=tokens, query_vector=vector, dense=dense,
+                           sentence_dense=sentence_dense, lexical=lexical, fused=fused, evidence=evidence)
+
+    def sentence_evidence(self, scores: QueryScores, chunks: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The sentences of these chunk positions (rows of ``index.sentence_spans``) and how well each
+        answers the question: its calibrated dense score plus the weighted share of the question's
+        words it holds (across languages, only the anchors count, as in passage scoring)."""
+        rows = self.index.sentences_of(chunks)
+        overlap = np.zeros(rows.size, dtype=np.float32)
+        if scores.tokens:
+            spans = self.index.sentence_spans
+            for k, r in enumerate(rows):
+                chunk = self.index.chunks[spans[r, 0]]
+                text = chunk.span_text(int(spans[r, 1]), int(spans[r, 2]))
+                overlap[k] = self.index.lexical.overlap(scores.tokens, text, chunk.lang == scores.lang)
+        return rows, scores.sentence_dense[rows] + self.params.fusion_lexical_weight * overlap
 
     def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
         """The top passages by fused score; ``pinned`` chunk positions go first, in their order
         (the passages that hold the facts of a spec answer). Among passages whose scores are within
         ``diversify_margin`` of the best one left, one from the least-cited article goes first."""
+        margin, cap = self.params.diversify_margin, self.params.max_chunks_per_article
         hits: list[Hit] = []
         per_article: dict[str, int] = {}
         seen_texts: set[str] = set()
@@ -176,9 +189,9 @@ class Retriever:
         candidates = pinned + queue
         while candidates and len(hits) < top_k:
             pick = 0
-            if self.diversify_margin > 0 and candidates[0] not in first:
+            if margin > 0 and candidates[0] not in first:
                 best = float(fused[candidates[0]])
-                window = [k for k, i in enumerate(candidates[:top_k * 4]) if fused[i] >= best - self.diversify_margin]
+                window = [k for k, i in enumerate(candidates[:top_k * 4]) if fused[i] >= best - margin]
                 pick = min(window, key=lambda k: (per_article.get(self.index.chunks[candidates[k]].article_id, 0), k))
             i = candidates.pop(pick)
             chunk = self.index.chunks[i]
@@ -186,7 +199,7 @@ class Retriever:
             if key in seen_texts:  # a near-duplicate of a better hit
                 continue
             taken = per_article.get(chunk.article_id, 0)
-            if self.max_per_article and taken >= self.max_per_article:
+            if cap and taken >= cap:
                 continue
             seen_texts.add(key)
             per_article[chunk.article_id] = taken + 1

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from kb.language import HAN, is_han
+
 SENTENCE_RULES = 2  # bump when the rules change: chunks and sentence spans depend on them
 
 _ABBREVIATIONS = {
@@ -26,7 +28,7 @@ _ABBREVIATIONS = {
     "т", "д", "п", "ок", "напр", "прим", "ред",
 }
 _CJK_END = re.compile(r"[。！？；!?]+[”’」』）)]*")
-_LATIN_END = re.compile(r"[.!?…]+[\"'»”’)\]]*(?=\s+[\"'«“(\[*]?[A-ZА-ЯЁ0-9\u4e00-\u9fff`*\-])|[.!?…]+[\"'»”’)\]]*(?=\s*$)")
+_LATIN_END = re.compile(rf"[.!?…]+[\"'»”’)\]]*(?=\s+[\"'«“(\[*]?[A-ZА-ЯЁ0-9{HAN}`*\-])|[.!?…]+[\"'»”’)\]]*(?=\s*$)")
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
@@ -44,7 +46,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     for match in _CJK_END.finditer(text, start, end):
         prev = text[match.start() - 1] if match.start() > start else ""
         # A full-width mark ends a sentence; an ASCII !/? only after Chinese text.
-        if match.group(0)[0] in "。！？；" or "\u4e00" <= prev <= "\u9fff":
+        if match.group(0)[0] in "。！？；" or (prev and is_han(prev)):
             cuts.add(match.end())
     for match in re.finditer(r"\n[ \t]*\n", text[start:end]):
         cuts.add(start + match.start())

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from kb.params import Mode
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,8 +48,9 @@ class Settings(BaseSettings):
     chunk_target_tokens: int = Field(200, ge=32, le=480)
     chunk_max_tokens: int = Field(320, ge=64, le=500)
 
-    # Retrieval and answers; the values are chosen by the evaluation suite (see README, Evaluation).
-    retrieval_mode: Literal["dense", "lexical", "hybrid"] = "hybrid"
+    # Retrieval (kb.params.RetrievalParams) and answers (kb.params.AnswerPolicy); the values are
+    # chosen by the evaluation suite (see eval/README.md).
+    retrieval_mode: Mode = "hybrid"
     dense_sentence_share: float = Field(0.5, ge=0.0, le=1.0, description="a passage's dense score blends its own "
                                         "and its best sentence's calibrated scores; this is the sentence's share")
     fusion_lexical_weight: float = Field(2.0, ge=0.0, le=20.0, description="weight of the lexical match (in [0, 1]) "

@@ -9,6 +9,8 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
+from kb.language import has_han
+
 
 @lru_cache(maxsize=1)
 def _t2s():
@@ -20,10 +22,6 @@ def _t2s():
 def to_simplified(text: str) -> str:
     """Traditional Chinese characters to Simplified; other text unchanged."""
     return _t2s().convert(text)
-
-
-def has_han(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" for ch in text)
 
 
 def normalize_for_matching(text: str) -> str:

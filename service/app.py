@@ -18,6 +18,7 @@ from litestar.openapi import OpenAPIConfig
 from kb import __version__
 from kb.embedding.encoder import Encoder, load_encoder
 from kb.index import load_index
+from kb.params import AnswerPolicy
 from kb.retrieval import Retriever
 from kb.settings import Settings
 from service.feedback import FeedbackStore
@@ -37,6 +38,7 @@ log = logging.getLogger("kb.service")
 class Runtime:
     settings: Settings
     retriever: Retriever
+    policy: AnswerPolicy
     manifest: dict
 
 
@@ -47,7 +49,7 @@ def load_runtime(settings: Settings, encoder: Encoder | None = None) -> Runtime:
     log.info("loaded index %s (%s chunks, model %s)", index.manifest["build_id"],
              index.manifest["counts"]["chunks"], index.manifest["model"]["id"])
     return Runtime(settings=settings, retriever=Retriever.from_settings(index, encoder, settings),
-                   manifest=index.manifest)
+                   policy=AnswerPolicy.from_settings(settings), manifest=index.manifest)
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> Litestar:

@@ -1,7 +1,7 @@
-"""Wire types of the HTTP API, separate from the domain types in ``kb.models``.
+"""Request bodies of the HTTP API, and the responses that are not a ``kb.response`` value.
 
-Field names are a contract with the widget, the evaluation suite and outside
-clients: change them only with a new API version.
+``POST /v1/ask`` answers with :class:`kb.response.AskResponse` itself: the
+library's typed answer is the wire format, so its shape is declared once.
 """
 
 from __future__ import annotations
@@ -10,6 +10,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from kb.params import Mode
+from kb.response import ComparisonAnswer, LookupAnswer, SpecEntry
+
 
 class AskRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -17,8 +20,7 @@ class AskRequest(BaseModel):
     question: str = Field(description="the question, in English, Russian or Chinese",
                           examples=["What are the limitations of TPUs?"])
     top_k: int = Field(5, description="how many passages to return", examples=[5])
-    mode: Literal["dense", "lexical", "hybrid"] | None = Field(
-        None, description="retrieval mode; by default the service's configured one (hybrid)")
+    mode: Mode | None = Field(None, description="retrieval mode; by default the service's configured one (hybrid)")
 
     @field_validator("question")
     @classmethod
@@ -28,107 +30,67 @@ class AskRequest(BaseModel):
         return value
 
 
-class CitationOut(BaseModel):
-    n: int = Field(description="the number used by [n] markers")
-    chunk_id: str
-    article_id: str
-    title: str
-    lang: str
-    section: str
-    anchor: str = Field(description="the section's anchor in the curated article")
-    text: str = Field(description="the passage, exactly body[char_start:char_end]")
-    score: float
-    url: str | None = Field(description="the source the article was curated from, when known")
-    char_start: int
-    char_end: int
-    role: Literal["evidence", "related"] = Field(
-        description="evidence for the answer, or only related when the question is unanswerable")
-    quote_start: int | None = Field(None, description="article offsets of the sentence the answer quotes from this passage")
-    quote_end: int | None = None
-
-
-class AnswerOut(BaseModel):
-    text: str = Field(description="sentences copied from the cited passages, each followed by its [n] marker")
-    lang: str
-    citations: list[int]
-
-
-class SpecCitationOut(BaseModel):
-    article_id: str
-    title: str
-    url: str | None
-    anchor: str
-    char_start: int
-    char_end: int
-    origin: str = Field(description="table: read from a Markdown table; curated: corpus/specs/facts.yaml")
-    location: str = Field(description="file:line of the fact's source, for curators")
-    context: str | None = Field(description="for a table row: the table's header row")
-
-
-class SpecOut(BaseModel):
-    entity: str
-    entity_name: str
-    attribute: str
-    label: str = Field(description="the attribute's name in the question's language")
-    status: str = Field(description="value | unknown (the source has or lost no number) | unsupported | unpublished")
-    value: float | None = Field(description="null unless status is value; never a guessed number")
-    text: str | None = Field(description="a text value, such as a memory type")
-    unit: str
-    value_text: str = Field(description="the value as the source writes it")
-    display: str = Field(description="one line in the question's language: entity, value, qualifiers")
-    value_display: str = Field(description="the display without the entity name")
-    qualifier: str
-    dtype: str | None
-    scope: str | None
-    basis: str | None
-    variant: str | None
-    note: str | None
-    approx: bool
-    bound: str | None
-    as_of: str | None
-    conflict: bool = Field(description="another source gives a different value for the same quantity")
-    via: str | None = Field(description="the entity the question named, when the fact is about a related one")
-    citation_n: int | None = Field(description="the `citations` entry whose passage holds this fact, if cited")
-    quote: str = Field(description="the source sentence or table row, character for character")
-    citation: SpecCitationOut
-    also: list[dict] = Field(description="other places in the same article that state the same value")
-
-
-class AskResponse(BaseModel):
-    question: str
-    lang: str | None = Field(description="detected language of the question: en, ru, zh, or null")
-    mode: str
-    answerable: bool
-    abstain_reason: str | None = Field(description="null when answerable; weak_evidence, unknown_name (the question "
-                                                    "names something the corpus never mentions) or no_fact")
-    unknown_names: list[str] = Field(description="names in the question that occur nowhere in the corpus")
-    evidence_score: float | None = Field(description="hybrid score of the best passage; below answer_min_score the question is unanswerable")
-    answer: AnswerOut | None
-    citations: list[CitationOut]
-    specs: list[SpecOut]
-    spec_answer: dict | None = Field(description="kind (lookup, comparison, superlative), text in the question's "
-                                                 "language, and for comparisons higher/lower/difference/ratio")
-    took_ms: float
-
-
 class ReadyResponse(BaseModel):
-    status: str
-    build_id: str
-    built_at: str
-    model: dict
-    counts: dict
-    corpus_hash: str
+    status: str = Field(description="ready once the index is loaded")
+    build_id: str = Field(description="the loaded index build")
+    built_at: str = Field(description="when that build was made (ISO 8601)")
+    model: dict = Field(description="the embedding model that made the index: id, weights hash, dimension, centering")
+    counts: dict = Field(description="articles, chunks (per language), sentences and facts in the index")
+    corpus_hash: str = Field(description="digest of the curated articles the index was built from")
 
 
 class FeedbackRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    question: str = Field(min_length=1, max_length=1000)
-    rating: Literal["up", "down"]
+    question: str = Field(min_length=1, max_length=1000, description="the question the answer was for")
+    rating: Literal["up", "down"] = Field(description="whether the answer helped")
     chunk_ids: list[str] = Field(default_factory=list, max_length=50, description="the citations shown with the answer")
-    answer: str | None = Field(None, max_length=5000)
+    answer: str | None = Field(None, max_length=5000, description="the answer text shown")
 
 
 class FeedbackResponse(BaseModel):
-    id: int
-    index_build: str
+    id: int = Field(description="the stored feedback row")
+    index_build: str = Field(description="the index build the answer came from")
+
+
+class EntitySummary(BaseModel):
+    id: str = Field(description="entity id")
+    name: str = Field(description="its name in the requested language")
+    kind: str = Field(description="chip, instance, system, interconnect or memory")
+    vendor: str = Field(description="who makes it")
+    aliases: list[str] = Field(description="other names it is found by in questions")
+    attributes: list[str] = Field(description="the attributes the fact table has values of")
+    facts: int = Field(description="how many facts are about it")
+
+
+class AttributeSummary(BaseModel):
+    id: str = Field(description="attribute id")
+    label: str = Field(description="its name in the requested language")
+    unit: str = Field(description="the canonical unit its values are compared in")
+    better: Literal["higher", "lower"] = Field(description="which direction wins a ranking")
+    entities: int = Field(description="how many entities have a value of it")
+
+
+class SpecTableResponse(BaseModel):
+    entities: list[EntitySummary] = Field(description="every entity of the fact table")
+    attributes: list[AttributeSummary] = Field(description="every attribute of the fact table")
+    facts: int = Field(description="facts in the table")
+    conflicts: int = Field(description="facts that disagree with another source")
+
+
+class SpecComparisonResponse(BaseModel):
+    attribute: str = Field(description="the attribute compared")
+    entities: list[str] = Field(description="the entities compared")
+    specs: list[SpecEntry] = Field(description="the facts compared, each with its source")
+    comparison: ComparisonAnswer | LookupAnswer | None = Field(description="which is higher, by how much")
+
+
+class EntitySpecsResponse(BaseModel):
+    entity: str = Field(description="entity id")
+    name: str = Field(description="its name in the requested language")
+    kind: str = Field(description="chip, instance, system, interconnect or memory")
+    vendor: str = Field(description="who makes it")
+    aliases: list[str] = Field(description="other names it is found by in questions")
+    parts: dict | None = Field(description="for an instance or system: the chip it is built of, and how many")
+    related: list[str] = Field(description="instances built of this chip, or the chip this is built of")
+    specs: list[SpecEntry] = Field(description="every fact about it, each with its source")

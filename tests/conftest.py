@@ -1,4 +1,9 @@
-"""Shared fixtures. The real model and the real index are built once per session."""
+"""Shared fixtures. The real model and the real index are built once per session.
+
+A test that needs the real model (directly or through the index, the runtime or
+the HTTP client) or a browser is marked ``slow`` here, so ``pytest -m "not slow"``
+is the quick loop; ``make test`` runs everything.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,13 @@ import pytest
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
-ROOT = Path(__file__).resolve().parent.parent
+SLOW_FIXTURES = {"e5_encoder", "default_encoder", "built_index_dir", "test_settings", "runtime", "client", "browser"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -41,8 +52,8 @@ def default_encoder(project_settings):
 @pytest.fixture(scope="session")
 def built_index_dir(tmp_path_factory, project_settings, default_encoder) -> Path:
     """The real corpus, embedded by the real default model, in a session-private folder."""
+    from kb.build import build_index
     from kb.chunking import ChunkerSettings
-    from kb.index import build_index
 
     index_dir = tmp_path_factory.mktemp("index") / "index"
     chunker = ChunkerSettings(project_settings.chunk_target_tokens, project_settings.chunk_max_tokens)

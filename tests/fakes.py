@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import numpy as np
+
+from kb.params import RetrievalParams
+
+# Plain fusion: no sentence blend, no floor, no window, no diversification, no cap.
+PLAIN = RetrievalParams(retrieval_mode="hybrid", dense_sentence_share=0.0, fusion_lexical_weight=2.0,
+                        lexical_min_match=0.0, fusion_dense_window=None, diversify_margin=0.0,
+                        max_chunks_per_article=0)
+
+
+def plain_params(**changes) -> RetrievalParams:
+    return replace(PLAIN, **changes)
 
 
 class HashingEncoder:

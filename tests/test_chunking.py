@@ -96,13 +96,34 @@ def test_sections_have_paths_and_anchors(project_settings):
 
 def test_sentences_are_embedded_under_their_chunk_context(corpus_chunks):
     """A sentence vector scores its passage: "it has 96 GB" must carry the chip it is about."""
-    from kb.index import _sentence_for_embedding, chunk_sentence_spans
+    from kb.chunking import sentence_texts
+    from kb.textnorm import normalize_for_matching
 
     chunks = [c for _, article_chunks in corpus_chunks for c in article_chunks]
-    spans = chunk_sentence_spans(chunks)
-    assert [c for c, _, _ in spans] == sorted(c for c, _, _ in spans)  # in chunk order, as scoring needs
-    for c, start, end in spans[:200]:
-        chunk = chunks[c]
-        text = _sentence_for_embedding(chunk, start, end)
-        assert text.startswith(chunk.embed_text.split("\n")[0] + "\n")
-        assert text.endswith(chunk.text[start - chunk.char_start:end - chunk.char_start])
+    for chunk in chunks:
+        assert chunk.sentences or chunk.kind == "table", chunk.chunk_id
+        assert all(chunk.char_start <= s < e <= chunk.char_end for s, e in chunk.sentences)
+        assert list(chunk.sentences) == sorted(chunk.sentences)
+        for (start, end), text in zip(chunk.sentences, sentence_texts(chunk), strict=True):
+            assert text.startswith(chunk.embed_text.split("\n")[0] + "\n")
+            assert text.endswith(normalize_for_matching(chunk.span_text(start, end)))
+
+
+def test_table_sentences_are_rows_never_the_header(corpus_chunks):
+    """A row is quoted whole, unless it holds prose cells (four words or more): then each such cell."""
+    from kb.chunking import sentence_texts
+    from kb.textnorm import normalize_for_matching
+
+    tables = [c for _, chunks in corpus_chunks for c in chunks if c.kind == "table"]
+    for chunk in tables:
+        lines = chunk.text.split("\n")
+        quoted = {chunk.span_text(s, e) for s, e in chunk.sentences}
+        if len(lines) > 1 and set(lines[1].replace("|", "").replace(" ", "")) <= set("-:"):
+            assert lines[0] not in quoted and lines[1] not in quoted  # header and separator answer nothing
+        for s, e in chunk.sentences:
+            text = chunk.span_text(s, e)
+            assert (text.startswith("|") and text.endswith("|")) or (len(text.split()) >= 4 and "|" not in text)
+        # every sentence is embedded with the column names: the chunk's own header row, or the repeated one
+        opens = len(lines) > 1 and set(lines[1].replace("|", "").replace(" ", "")) <= set("-:")
+        header = normalize_for_matching(lines[0]) if opens else chunk.embed_text.split("\n")[1]
+        assert all(t.split("\n")[1] == header for t in sentence_texts(chunk))

@@ -35,7 +35,8 @@ def test_baseline_is_this_corpus_and_question_set(project_settings, quick_result
 
 def test_gate_fails_on_a_degraded_configuration(project_settings, tmp_path):
     """A model-free hashing encoder stands for a broken model: the gate must catch it."""
-    from kb.index import build_index, load_index
+    from kb.build import build_index
+    from kb.index import load_index
     from tests.fakes import HashingEncoder
 
     encoder = HashingEncoder()

@@ -60,10 +60,10 @@ def _xquad_slice(n_groups: int, n_queries: int):
 
 def test_xquad_settings_on_a_small_slice(tmp_path):
     from kb.evaluation.xquad import run_xquad
-    from tests.fakes import HashingEncoder
+    from tests.fakes import HashingEncoder, plain_params
 
     small, keep_queries = _xquad_slice(12, 150)
-    result = run_xquad(small, HashingEncoder(), tmp_path, progress=False)
+    result = run_xquad(small, HashingEncoder(), tmp_path, plain_params(retrieval_mode="dense"), progress=False)
     base = {"pool", "mono", "x2y", "pool_no_own"}
     assert set(result["settings"]) == base | {f"{name}_calibrated" for name in base}
     assert set(result["settings"]["x2y"]["by_pair"]) == {"en->ru", "en->zh", "ru->en", "ru->zh", "zh->en", "zh->ru"}
@@ -80,11 +80,11 @@ def test_xquad_settings_on_a_small_slice(tmp_path):
 
 
 def test_xquad_hybrid_settings_use_the_service_scoring(tmp_path):
-    from kb.evaluation.xquad import Fusion, run_xquad
-    from tests.fakes import HashingEncoder
+    from kb.evaluation.xquad import run_xquad
+    from tests.fakes import HashingEncoder, plain_params
 
     small, _ = _xquad_slice(10, 90)
-    result = run_xquad(small, HashingEncoder(), tmp_path, progress=False, fusion=Fusion(2.0, None, 0.0))
+    result = run_xquad(small, HashingEncoder(), tmp_path, plain_params(), progress=False)
     settings = result["settings"]
     assert {f"{s}_{kind}" for s in ("pool", "mono", "x2y", "pool_no_own") for kind in ("calibrated", "hybrid")} \
         <= set(settings)

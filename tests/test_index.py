@@ -11,8 +11,9 @@ import shutil
 
 import pytest
 
+from kb.build import build_index
 from kb.errors import IndexArtifactError
-from kb.index import build_index, load_index
+from kb.index import load_index
 from tests.fakes import HashingEncoder
 
 

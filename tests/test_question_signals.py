@@ -10,6 +10,7 @@ from kb.evaluation.datasets import Expected
 from kb.evaluation.kb_suite import lost_value_safe, spec_match
 from kb.evaluation.sweep import abstention_thresholds
 from kb.language import detect_language
+from kb.response import AskResponse, ComparisonAnswer, LookupAnswer, SpecEntry, SpecSource
 
 
 @pytest.mark.parametrize("text, lang", [
@@ -44,22 +45,39 @@ def test_expected_spec_forms_are_exclusive():
 
 
 def _spec(entity, value, unit, status="value", value_text=""):
-    return {"entity": entity, "attribute": "a", "value": value, "unit": unit, "status": status, "value_text": value_text}
+    source = SpecSource(article_id="x", title="X", url=None, anchor="", char_start=0, char_end=1, origin="table",
+                        location="x:1", context=None)
+    return SpecEntry(entity=entity, entity_name=entity, attribute="a", label="a", status=status, value=value,
+                     text=None, unit=unit, value_text=value_text, display="", value_display="", qualifier="",
+                     dtype=None, scope=None, basis=None, variant=None, note=None, approx=False, bound=None,
+                     as_of=None, conflict=False, via=None, quote="q", citation=source)
+
+
+def _response(specs, spec_answer=None) -> AskResponse:
+    return AskResponse(question="q", lang="en", mode="hybrid", answerable=True, abstain_reason=None, unknown_names=(),
+                       evidence_score=1.0, answer=None, citations=(), specs=tuple(specs), spec_answer=spec_answer,
+                       took_ms=0.0)
+
+
+def _lookup(text: str) -> LookupAnswer:
+    return LookupAnswer(kind="lookup", attribute="a", lang="en", entities=("x",), text=text)
 
 
 def test_spec_scoring_is_exact():
-    body = {"specs": [_spec("x", 96.0, "GiB")], "spec_answer": None}
+    body = _response([_spec("x", 96.0, "GiB")])
     assert spec_match(body, Expected(value=96, unit="GiB"))
     assert not spec_match(body, Expected(value=96, unit="GB"))  # GB is not GiB
-    lost = {"specs": [_spec("x", None, "images/s", "unknown", "[?]963")], "spec_answer": {"text": "unknown"}}
-    assert lost_value_safe(lost)
-    assert not lost_value_safe({**lost, "spec_answer": {"text": "about 963 images/s"}})  # a guess from the digits
-    assert not lost_value_safe({"specs": lost["specs"] + [_spec("x", 1963.0, "images/s")], "spec_answer": None})
-    compared = {"specs": [_spec("a", 2.0, "TB/s"), _spec("b", 1.0, "TB/s")],
-                "spec_answer": {"kind": "comparison", "higher": "a"}}
+    unknown = [_spec("x", None, "images/s", "unknown", "[?]963")]
+    assert lost_value_safe(_response(unknown, _lookup("unknown")))
+    assert not lost_value_safe(_response(unknown, _lookup("about 963 images/s")))  # a guess from the digits
+    assert not lost_value_safe(_response(unknown + [_spec("x", 1963.0, "images/s")]))
+    compared = ComparisonAnswer(kind="comparison", attribute="a", entities=("a", "b"), lang="en", higher="a",
+                                lower="b", comparable=True, difference=(1.0, 1.0), ratio=(2.0, 2.0), unit="TB/s",
+                                text="a is higher")
+    body = _response([_spec("a", 2.0, "TB/s"), _spec("b", 1.0, "TB/s")], compared)
     want = [{"entity": "a", "value": 2, "unit": "TB/s"}, {"entity": "b", "value": 1, "unit": "TB/s"}]
-    assert spec_match(compared, Expected(higher="a", values=want))
-    assert not spec_match(compared, Expected(higher="b", values=want))
+    assert spec_match(body, Expected(higher="a", values=want))
+    assert not spec_match(body, Expected(higher="b", values=want))
 
 
 def test_threshold_sweep_counts_the_other_abstention_signals():

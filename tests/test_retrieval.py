@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from kb.calibration import LanguageCalibration, calibration_for
+from tests.fakes import plain_params
 
 
 def test_calibration_puts_languages_on_one_scale():
@@ -50,8 +51,8 @@ def test_dense_score_blends_the_passage_and_its_best_sentence(runtime, default_e
 
     index = runtime.retriever.index
     question = "Which interconnect links Gaudi accelerators to each other?"
-    whole, best, half = (Retriever(index, default_encoder, sentence_share=share).score(question, "dense")
-                         for share in (0.0, 1.0, 0.5))
+    whole, best, half = (Retriever(index, default_encoder, plain_params(dense_sentence_share=share))
+                         .score(question, "dense") for share in (0.0, 1.0, 0.5))
     assert np.allclose(half.dense, (whole.dense + best.dense) / 2, atol=1e-5)
     cal = calibration_for(default_encoder.model_id, default_encoder.weights_hash(), "sentence")
     raw = index.sentence_vectors @ whole.query_vector
@@ -66,19 +67,20 @@ def test_dense_score_blends_the_passage_and_its_best_sentence(runtime, default_e
 def test_modes_rank_differently_but_consistently(runtime, mode):
     retriever = runtime.retriever
     scores = retriever.score("How much device memory does a Trainium2 chip have?", mode)
-    near = scores.dense >= scores.dense.max() - retriever.dense_window
+    p = retriever.params
+    near = scores.dense >= scores.dense.max() - p.fusion_dense_window
     if mode == "lexical":
         # ranked by the plain share of the question's words; fusion's evidence keeps only the part above the floor
-        m, credited = retriever.min_match, scores.lexical > 0
+        m, credited = p.lexical_min_match, scores.lexical > 0
         assert np.allclose(scores.fused[credited], scores.lexical[credited] * (1 - m) + m, atol=1e-5)
         assert (scores.fused[~credited] <= m + 1e-6).all() and scores.fused[~credited].max() > 0
     else:
-        expected = {"dense": scores.dense, "hybrid": scores.dense + retriever.lexical_weight * scores.lexical * near}[mode]
+        expected = {"dense": scores.dense, "hybrid": scores.dense + p.fusion_lexical_weight * scores.lexical * near}[mode]
         assert np.allclose(scores.fused, expected)
     hits = retriever.rank(scores, 5)
     assert [h.rank for h in hits] == [1, 2, 3, 4, 5]
     # score order, except that a passage may go ahead of one at most diversify_margin better
-    assert all(a.score >= b.score - retriever.diversify_margin for k, a in enumerate(hits) for b in hits[k + 1:])
+    assert all(a.score >= b.score - p.diversify_margin for k, a in enumerate(hits) for b in hits[k + 1:])
 
 
 def test_close_scores_are_diversified_across_articles(runtime, default_encoder):
@@ -86,11 +88,11 @@ def test_close_scores_are_diversified_across_articles(runtime, default_encoder):
 
     index = runtime.retriever.index
     question = "How much device memory does a Trainium2 chip have?"
-    plain = Retriever(index, default_encoder, dense_window=1.0, diversify_margin=0.0)
+    plain = Retriever(index, default_encoder, plain_params(fusion_dense_window=1.0))
     scores = plain.score(question)
     by_score = plain.rank(scores, 8)
     assert all(a.score >= b.score for a, b in zip(by_score, by_score[1:], strict=False))
-    wide = Retriever(index, default_encoder, dense_window=1.0, diversify_margin=5.0).rank(scores, 8)
+    wide = Retriever(index, default_encoder, plain_params(fusion_dense_window=1.0, diversify_margin=5.0)).rank(scores, 8)
     assert len({h.chunk.article_id for h in wide[:5]}) > len({h.chunk.article_id for h in by_score[:5]})
     assert wide[0].chunk.chunk_id == by_score[0].chunk.chunk_id  # the best passage stays first
 

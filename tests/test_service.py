@@ -116,6 +116,15 @@ def test_health_readiness_schema_and_demo(client, runtime):
     assert page.status_code == 200 and "widget.js" in page.text
 
 
+def test_openapi_documents_every_field_with_a_type_and_a_description(client):
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    assert {"AskRequest", "AskResponse", "Citation", "SpecEntry", "ComparisonAnswer", "FeedbackRequest"} <= set(schemas)
+    undocumented = [f"{name}.{field}" for name, schema in schemas.items()
+                    for field, spec in schema.get("properties", {}).items()
+                    if "description" not in spec or not ({"type", "oneOf", "anyOf", "allOf", "$ref", "const", "enum"} & set(spec))]
+    assert not undocumented
+
+
 def test_service_refuses_an_index_of_another_model(test_settings, tmp_path):
     from kb.embedding.encoder import load_encoder
     from kb.errors import IndexArtifactError

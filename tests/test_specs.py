@@ -9,9 +9,8 @@ import pytest
 
 from kb.corpus import load_corpus
 from kb.errors import SpecError
-from kb.specs import lookup
 from kb.specs.facts import FactTable
-from kb.specs.present import answer_spec
+from kb.specs.present import answer_spec, lookup
 from kb.specs.questions import SpecQuery, understand
 from kb.specs.tables import parse_cell
 from kb.specs.units import canonical_unit, convert, numbers_in
@@ -113,44 +112,44 @@ def test_general_questions_are_not_spec_questions(table):
 
 def test_answers_are_in_the_question_language_with_sources(table):
     _, ru = lookup(table, "Сколько памяти у Gaudi в инстансе DL1?", "ru")
-    assert ru.entries[0]["display"].startswith("Intel Gaudi: 32 GB (на процессор")
-    assert ru.entries[0]["label"] == "объём памяти"
-    assert "32GB的HBM内存" in ru.entries[0]["quote"]
+    assert ru.entries[0].display.startswith("Intel Gaudi: 32 GB (на процессор")
+    assert ru.entries[0].label == "объём памяти"
+    assert "32GB的HBM内存" in ru.entries[0].quote
     _, zh = lookup(table, "8个Gaudi处理器每小时多少钱？", "zh")
     price = zh.entries[0]
-    assert (price["entity"], price["value"], price["unit"], price["via"]) == ("aws-dl1", 13.11, "USD/h", "intel-gaudi")
-    assert "美元/小时" in price["display"] and "13.11美元" in price["quote"]
+    assert (price.entity, price.value, price.unit, price.via) == ("aws-dl1", 13.11, "USD/h", "intel-gaudi")
+    assert "美元/小时" in price.display and "13.11美元" in price.quote
     _, lost = lookup(table, "单个Gaudi处理器的ResNet-50成绩是多少？", "zh")
-    assert lost.entries[0]["status"] == "unknown" and lost.entries[0]["value"] is None
-    assert "650" not in lost.summary["text"]
+    assert lost.entries[0].status == "unknown" and lost.entries[0].value is None
+    assert "650" not in lost.answer.text
 
 
 def test_comparison_reconciles_units_and_states_the_difference(table):
     query = SpecQuery(kind="comparison", attribute="memory_capacity", entities=("aws-trainium2", "intel-gaudi2"))
-    result = answer_spec(table, query, "en").summary
+    result = answer_spec(table, query, "en").answer
     # 96 GiB (and the 96 GB of another source) against Gaudi2's 96 GB: the sources overlap
-    assert result["comparable"] and result["higher"] is None and "disagree" in result["text"]
+    assert result.comparable and result.higher is None and "disagree" in result.text
     query = SpecQuery(kind="comparison", attribute="memory_bandwidth", entities=("aws-trainium2", "aws-trainium3"))
-    result = answer_spec(table, query, "ru").summary
-    assert result["higher"] == "aws-trainium3" and result["difference"] == [2.0, 2.0]
-    assert result["text"].startswith("У AWS Trainium3 больше: 4,9 TB/s против 2,9 TB/s")
+    result = answer_spec(table, query, "ru").answer
+    assert result.higher == "aws-trainium3" and result.difference == (2.0, 2.0)
+    assert result.text.startswith("У AWS Trainium3 больше: 4,9 TB/s против 2,9 TB/s")
     # per instance against per chip is said to be incomparable, not compared
     query = SpecQuery(kind="comparison", attribute="peak_compute", entities=("aws-trn1", "aws-trainium"), dtype="FP32")
-    result = answer_spec(table, query, "en").summary
-    assert not result["comparable"] and result["text"].startswith("Not comparable")
+    result = answer_spec(table, query, "en").answer
+    assert not result.comparable and result.text.startswith("Not comparable")
 
 
 def test_superlative_over_chips_falls_back_to_the_instances_built_of_them(table):
     _, cheapest = lookup(table, "Какой чип дешевле в час?", "ru")
-    assert cheapest.summary["best"] == "aws-dl1" and "13,11" in cheapest.summary["text"]
-    assert cheapest.summary["text"].startswith("Наименьшее значение «цена в час»")
+    assert cheapest.answer.best == "aws-dl1" and "13,11" in cheapest.answer.text
+    assert cheapest.answer.text.startswith("Наименьшее значение «цена в час»")
 
 
 def test_superlative_ranks_like_with_like(table):
     _, most = lookup(table, "Which accelerator has the most HBM?", "en")
-    assert most.summary["kind"] == "superlative" and most.summary["unit"] == "GB"
-    assert most.summary["best"] in {"nvidia-b300-sxm", "amd-mi355x", "amd-mi350x"}
-    assert "288 GB" in most.summary["text"]
+    assert most.answer.kind == "superlative" and most.answer.unit == "GB"
+    assert most.answer.best in {"nvidia-b300-sxm", "amd-mi355x", "amd-mi350x"}
+    assert "288 GB" in most.answer.text
 
 
 def _corpus_copy(project_settings, tmp_path) -> Path:
@@ -191,7 +190,8 @@ def test_a_wrong_table_mapping_is_refused_naming_the_article_line(project_settin
 
 
 def test_a_build_with_a_bad_fact_fails_and_keeps_the_previous_index(project_settings, tmp_path):
-    from kb.index import build_index, load_index
+    from kb.build import build_index
+    from kb.index import load_index
     from tests.fakes import HashingEncoder
 
     corpus = _corpus_copy(project_settings, tmp_path)

@@ -9,6 +9,7 @@ import pytest
 from kb.cli import main
 from kb.evaluation.datasets import Expected
 from kb.evaluation.kb_suite import lost_value_safe, spec_match
+from kb.response import AskResponse
 
 
 @pytest.mark.parametrize("question, entity, value, unit, lang_word", [
@@ -38,7 +39,7 @@ def test_comparison_answer_says_which_is_higher_and_by_how_much(client):
     summary = body["spec_answer"]
     assert summary["kind"] == "comparison" and summary["higher"] == "aws-trainium3"
     assert "2 TB/s more" in summary["text"]
-    assert spec_match(body, Expected(higher="aws-trainium3", values=[
+    assert spec_match(AskResponse.model_validate(body), Expected(higher="aws-trainium3", values=[
         {"entity": "aws-trainium3", "value": 4.9, "unit": "TB/s"}, {"entity": "aws-trainium2", "value": 2.9, "unit": "TB/s"}]))
 
 
@@ -51,7 +52,7 @@ def test_conflicting_sources_are_shown_side_by_side(client):
 
 def test_lost_value_is_unknown_in_the_answer(client):
     body = client.post("/v1/ask", json={"question": "What ResNet-50 throughput does a single A100 reach?"}).json()
-    assert lost_value_safe(body)
+    assert lost_value_safe(AskResponse.model_validate(body))
     assert all(s["value"] is None for s in body["specs"] if s["attribute"] == "resnet50_throughput")
 
 

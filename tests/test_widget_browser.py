@@ -218,7 +218,7 @@ The Gaudi accelerator review says <img src=x onerror="window.__xss=1"> is not an
 
 
 def test_article_with_markup_renders_inert(browser, tmp_path, default_encoder):
-    from kb.index import build_index
+    from kb.build import build_index
 
     corpus = tmp_path / "corpus"
     (corpus / "en").mkdir(parents=True)

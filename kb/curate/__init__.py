@@ -30,7 +30,6 @@ _LABELS = {
 class CurationResult:
     article: Article
     changed: bool  # the file on disk differs from (or lacks) this content
-    written: bool
 
 
 def _apply_repairs(text: str, entry: CatalogEntry) -> str:
@@ -87,5 +86,5 @@ def curate_corpus(sources_dir: Path, corpus_dir: Path, write: bool = True) -> li
             tmp = target.with_suffix(".md.tmp")
             tmp.write_text(text, encoding="utf-8")
             tmp.replace(target)
-        results.append(CurationResult(article=article, changed=changed, written=write and changed))
+        results.append(CurationResult(article=article, changed=changed))
     return results

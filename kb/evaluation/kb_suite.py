@@ -10,7 +10,12 @@ from kb.corpus import load_corpus
 from kb.evaluation.datasets import KbQuestion, quote_spans
 from kb.evaluation.metrics import KB_METRICS, latency_summary, mean_with_ci, per_query_scores
 from kb.index import KnowledgeIndex
+from kb.params import AnswerPolicy
+from kb.response import AbstainReason, AskResponse, SpecEntry
 from kb.retrieval import Retriever
+
+# Abstentions that no threshold decides: the question names something unknown, or asks for a missing fact.
+SIGNALS = (AbstainReason.UNKNOWN_NAME, AbstainReason.NO_FACT)
 
 DEPTH = 10  # passages retrieved per question: enough for Recall@10 and nDCG@10
 
@@ -38,42 +43,39 @@ def relevant_chunks(index: KnowledgeIndex, spans: list[tuple[str, int, int]]) ->
             if any(c.article_id == a and c.char_start < e and s < c.char_end for a, s, e in spans)}
 
 
-def _has_value(specs: list[dict], value: float, unit: str, entity: str | None = None) -> bool:
-    return any(s.get("value") is not None and abs(float(s["value"]) - value) < 1e-6 and s.get("unit") == unit
-               and (entity is None or s.get("entity") == entity) for s in specs)
+def _has_value(specs: tuple[SpecEntry, ...], value: float, unit: str, entity: str | None = None) -> bool:
+    return any(s.value is not None and abs(s.value - value) < 1e-6 and s.unit == unit
+               and (entity is None or s.entity == entity) for s in specs)
 
 
-def lost_value_safe(body: dict) -> bool:
+def lost_value_safe(response: AskResponse) -> bool:
     """A value the source lost is reported as unknown, and no number stands in for it anywhere."""
-    specs = body.get("specs", [])
-    unknown = [s for s in specs if s.get("status") == "unknown"]
+    unknown = [s for s in response.specs if s.status == "unknown"]
     if not unknown:
         return False
-    text = (body.get("spec_answer") or {}).get("text", "")
+    text = response.spec_answer.text if response.spec_answer else ""
     for s in unknown:
-        if any(o.get("value") is not None for o in specs
-               if o["entity"] == s["entity"] and o["attribute"] == s["attribute"]):
+        if any(o.value is not None for o in response.specs if o.entity == s.entity and o.attribute == s.attribute):
             return False
-        digits = s.get("value_text", "").replace("[?]", "")
-        if digits and digits in text.replace(s.get("value_text", ""), ""):
+        digits = s.value_text.replace("[?]", "")
+        if digits and digits in text.replace(s.value_text, ""):
             return False
     return True
 
 
-def spec_match(body: dict, expected) -> bool:
+def spec_match(response: AskResponse, expected) -> bool:
     """Exact-value accuracy of one spec or comparison answer (see ``Expected``)."""
-    specs = body.get("specs", [])
     if expected.lost:
-        return lost_value_safe(body)
+        return lost_value_safe(response)
     if expected.higher is not None:
-        summary = body.get("spec_answer") or {}
-        return summary.get("kind") == "comparison" and summary.get("higher") == expected.higher and \
-            all(_has_value(specs, v.value, v.unit, v.entity) for v in expected.values)
-    return _has_value(specs, expected.value, expected.unit)
+        summary = response.spec_answer
+        return summary is not None and summary.kind == "comparison" and summary.higher == expected.higher and \
+            all(_has_value(response.specs, v.value, v.unit, v.entity) for v in expected.values)
+    return _has_value(response.specs, expected.value, expected.unit)
 
 
-def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, min_score: float,
-                 progress: bool = True, max_sentences: int = 3) -> dict:
+def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, policy: AnswerPolicy,
+                 progress: bool = True) -> dict:
     """Per-query rows and summaries by language pair, kind, abstention and spec accuracy."""
     from tqdm import tqdm
 
@@ -83,32 +85,33 @@ def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, 
     rows, qrels, run, latencies = [], {}, {}, []
     for q in tqdm(questions, desc="kb questions", disable=not progress, unit="q"):
         started = time.perf_counter()
-        body = ask(retriever, q.question, DEPTH, min_score, max_sentences)
+        response = ask(retriever, q.question, DEPTH, policy)
         latencies.append(time.perf_counter() - started)
+        citations = response.citations
         # The order the service returns is what is measured (spec-pinned passages lead it, whatever
         # their score), so ranx gets scores that reproduce that order.
-        run[q.id] = {c["chunk_id"]: float(len(body["citations"]) - i) for i, c in enumerate(body["citations"])}
+        run[q.id] = {c.chunk_id: float(len(citations) - i) for i, c in enumerate(citations)}
+        reason = response.abstain_reason
         row = {"id": q.id, "lang": q.lang, "kind": q.kind, "question": q.question,
-               "answerable_expected": q.answerable, "answerable_predicted": body["answerable"],
-               "top_score": body["evidence_score"],
-               "abstain_reason": body["abstain_reason"],
-               "decided_by": body["abstain_reason"] if body["abstain_reason"] in ("unknown_name", "no_fact")
-               else ("spec" if body["specs"] and body["answerable"] else "score"),
-               "answer": body["answer"]["text"] if body["answer"] else None,
-               "retrieved": [c["chunk_id"] for c in body["citations"]]}
+               "answerable_expected": q.answerable, "answerable_predicted": response.answerable,
+               "top_score": response.evidence_score,
+               "abstain_reason": reason.value if reason else None,
+               "decided_by": reason.value if reason in SIGNALS
+               else ("spec" if response.specs and response.answerable else "score"),
+               "answer": response.answer.text if response.answer else None,
+               "retrieved": [c.chunk_id for c in citations]}
         if q.answerable:
             qrels[q.id] = relevant_chunks(index, spans[q.id])
-            quoted = [(c["article_id"], c["quote_start"], c["quote_end"]) for c in body["citations"]
-                      if c.get("quote_start") is not None]
+            quoted = [(c.article_id, c.quote_start, c.quote_end) for c in citations if c.quote_start is not None]
             # The answer is supported when one of its quoted sentences overlaps the labelled evidence.
             row["answer_supported"] = any(a == ea and s < ee and es < e
                                           for a, s, e in quoted for ea, es, ee in spans[q.id])
             row["doc_lang"] = langs[q.evidence[0].article]
             row["relevant"] = sorted(qrels[q.id])
         if q.expected is not None:
-            row["spec_match"] = spec_match(body, q.expected)
+            row["spec_match"] = spec_match(response, q.expected)
             row["spec_expected"] = "lost" if q.expected.lost else ("comparison" if q.expected.higher else "value")
-            row["spec_answer"] = (body.get("spec_answer") or {}).get("text")
+            row["spec_answer"] = response.spec_answer.text if response.spec_answer else None
         rows.append(row)
     scores = per_query_scores(qrels, run, KB_METRICS)
     for row in rows:
@@ -147,8 +150,8 @@ def summarize_kb(rows: list[dict]) -> dict:
             "precision": round(len(true_abstentions) / len(abstained), 4) if abstained else 0.0,
             "recall": round(len(true_abstentions) / len(unanswerable), 4) if unanswerable else 0.0,
             "answerable_lost": len(abstained) - len(true_abstentions),
-            "by_reason": {reason: sum(r.get("abstain_reason") == reason for r in true_abstentions)
-                          for reason in ("weak_evidence", "unknown_name", "no_fact")},
+            "by_reason": {reason.value: sum(r.get("abstain_reason") == reason for r in true_abstentions)
+                          for reason in AbstainReason},
         },
         "spec_exact_match": _share(spec_rows, "accuracy"),
         "spec_by_form": {form: _share([r for r in spec_rows if r["spec_expected"] == form], "accuracy")

@@ -6,13 +6,14 @@ import json
 from pathlib import Path
 
 from kb.evaluation.xquad import SQUAD_NOTE
+from kb.response import AbstainReason
 
 HEADLINE = ("ndcg@10", "recall@1", "recall@5", "recall@10", "mrr@10")
 
 
-ABSTAIN_REASONS = {"weak_evidence": "the evidence scored below answer_min_score",
-                   "unknown_name": "they name something the corpus never mentions",
-                   "no_fact": "the fact table lacks the attribute for a known entity"}
+ABSTAIN_REASONS = {AbstainReason.WEAK_EVIDENCE: "the evidence scored below answer_min_score",
+                   AbstainReason.UNKNOWN_NAME: "they name something the corpus never mentions",
+                   AbstainReason.NO_FACT: "the fact table lacks the attribute for a known entity"}
 SPEC_FORMS = {
     "value": "a `specs` entry with the expected value and unit",
     "comparison": "`spec_answer` names the expected higher entity, and every compared value is cited",

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from kb.embedding.encoder import Encoder, load_encoder
 from kb.evaluation.configs import CONFIGS, settings_for
 from kb.evaluation.datasets import load_kb_questions, load_xquad
 from kb.evaluation.metrics import paired_randomization_test
+from kb.params import AnswerPolicy, RetrievalParams
 from kb.settings import PROJECT_ROOT, Settings
 
 EVAL_DIR = PROJECT_ROOT / "eval"
@@ -32,10 +34,11 @@ def _header(suite: str, config: str, settings: Settings, encoder: Encoder) -> di
 
 def kb_index_for(settings: Settings, encoder: Encoder, work_dir: Path, progress: bool):
     """An index of the corpus for this configuration, rebuilt only when corpus, specs, model or chunker changed."""
+    from kb.build import build_index
     from kb.chunking import ChunkerSettings
     from kb.corpus import corpus_hash, load_corpus
     from kb.errors import IndexArtifactError
-    from kb.index import build_index, load_index
+    from kb.index import load_index
     from kb.specs.facts import specs_hash
 
     chunker = ChunkerSettings(settings.chunk_target_tokens, settings.chunk_max_tokens)
@@ -65,21 +68,20 @@ def run_kb(config: str, base: Settings, progress: bool = True, encoder: Encoder 
     result["index"] = {"build_id": index.manifest["build_id"], "chunks": index.manifest["counts"]["chunks"],
                        "corpus_hash": index.manifest["corpus_hash"]}
     result.update(run_kb_suite(load_kb_questions(questions_path), retriever, settings.corpus_dir,
-                               settings.answer_min_score, progress, settings.answer_max_sentences))
+                               AnswerPolicy.from_settings(settings), progress))
     return result
 
 
 def run_xquad_suite(config: str, base: Settings, progress: bool = True) -> dict:
-    from kb.evaluation.xquad import Fusion, run_xquad
+    from kb.evaluation.xquad import run_xquad
     from kb.glossary import load_glossary
 
     settings = settings_for(config, base)
     encoder = load_encoder(settings)
     result = _header("xquad-r", config, settings, encoder)
     glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
-    fusion = Fusion.from_settings(settings, glossary) if settings.retrieval_mode == "hybrid" else None
-    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress, fusion,
-                            sentence_share=settings.dense_sentence_share))
+    result.update(run_xquad(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, RetrievalParams.from_settings(settings),
+                            glossary, progress))
     return result
 
 
@@ -129,8 +131,9 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
     report += "\n" + sweep_report(sweep_fusion(index, encoder, base, KB_QUESTIONS))
     report += "\n" + window_report(sweep_window(index, encoder, base, KB_QUESTIONS, xquad, CACHE_DIR))
     report += "\n" + diversity_report(sweep_diversity(index, encoder, base, KB_QUESTIONS))
+    every = replace(AnswerPolicy.from_settings(base), answer_min_score=float("-inf"))
     run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, base),
-                       base.corpus_dir, float("-inf"), progress=False)
+                       base.corpus_dir, every, progress=False)
     chosen = choose_threshold(abstention_thresholds(run))
     span = chosen.get("range")
     within = f"; every threshold above {span[0]:.2f} up to {span[1]:.2f} does as well, this is the middle" if span else ""

@@ -4,10 +4,12 @@ on both suites, the diversification margin, and the abstention threshold."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from kb.evaluation.datasets import load_kb_questions
-from kb.evaluation.kb_suite import run_kb_suite
+from kb.evaluation.kb_suite import SIGNALS, run_kb_suite
+from kb.params import AnswerPolicy, RetrievalParams
 from kb.retrieval import Retriever
 
 SENTENCE_SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -28,8 +30,16 @@ def _suite(settings, questions_path: Path):
     return load_kb_questions(questions_path), glossary
 
 
-def _retriever(index, encoder, settings, **changes) -> Retriever:
-    return Retriever.from_settings(index, encoder, settings.model_copy(update={"retrieval_mode": "hybrid", **changes}))
+def _params(settings, **changes) -> RetrievalParams:
+    """The configured retrieval, hybrid, with some knobs changed."""
+    return replace(RetrievalParams.from_settings(settings), **{"retrieval_mode": "hybrid", **changes})
+
+
+def _run(questions, index, encoder, settings, glossary, **changes) -> dict:
+    """The project suite at a variant of the configured retrieval, every question answered (no threshold)."""
+    every = replace(AnswerPolicy.from_settings(settings), answer_min_score=float("-inf"))
+    retriever = Retriever(index, encoder, _params(settings, **changes), glossary)
+    return run_kb_suite(questions, retriever, settings.corpus_dir, every, progress=False)
 
 
 def _headline(kb: dict, xquad: dict) -> float:
@@ -43,12 +53,13 @@ def sweep_sentence_share(index, encoder, settings, questions_path: Path, xquad, 
     XQuAD-R (the service's dense scores)."""
     from kb.evaluation.xquad import run_xquad
 
-    questions, _ = _suite(settings, questions_path)
+    questions, glossary = _suite(settings, questions_path)
     rows = []
     for share in SENTENCE_SHARES:
-        retriever = _retriever(index, encoder, settings, retrieval_mode="dense", dense_sentence_share=share)
-        kb = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)["summary"]
-        xq = run_xquad(xquad, encoder, cache_dir, False, scorings=("calibrated",), sentence_share=share)["settings"]
+        changes = {"retrieval_mode": "dense", "dense_sentence_share": share}
+        kb = _run(questions, index, encoder, settings, glossary, **changes)["summary"]
+        xq = run_xquad(xquad, encoder, cache_dir, _params(settings, **changes), progress=False,
+                       scorings=("calibrated",))["settings"]
         rows.append({"dense_sentence_share": share, **_figures(kb, xq, "calibrated", "dense")})
     return rows
 
@@ -73,12 +84,12 @@ def sentence_share_report(rows: list[dict], model: str) -> str:
 
 
 def sweep_fusion(index, encoder, settings, questions_path: Path) -> list[dict]:
-    questions, _ = _suite(settings, questions_path)
+    questions, glossary = _suite(settings, questions_path)
     rows = []
     for cap in CAPS:
         for weight in WEIGHTS:
-            retriever = _retriever(index, encoder, settings, max_chunks_per_article=cap, fusion_lexical_weight=weight)
-            result = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)
+            result = _run(questions, index, encoder, settings, glossary, max_chunks_per_article=cap,
+                          fusion_lexical_weight=weight)
             overall = result["summary"]["overall"]
             worst = min(result["summary"]["by_pair"].items(), key=lambda kv: kv[1]["recall@5"]["mean"])
             rows.append({"max_chunks_per_article": cap, "fusion_lexical_weight": weight,
@@ -91,7 +102,7 @@ def _declined_at(row: dict, threshold: float) -> bool:
     # Questions decided by a name the corpus lacks, a missing fact or a found fact do not depend
     # on the threshold; only the rest are declined by the score.
     decided = row.get("decided_by", "score")
-    if decided in ("unknown_name", "no_fact"):
+    if decided in SIGNALS:
         return True
     if decided == "spec":
         return False
@@ -120,23 +131,23 @@ def _figures(kb: dict, xquad: dict, scoring: str, key: str) -> dict:
 def sweep_window(index, encoder, settings, questions_path: Path, xquad, cache_dir: Path) -> list[dict]:
     """The dense window and the lexical match floor at the configured weight, on the project suite
     and on XQuAD-R's hybrid settings (each beside the service's dense-only score)."""
-    from kb.evaluation.xquad import Fusion, raw_lexical, run_xquad, service_dense_scores, xquad_vectors
+    from kb.evaluation.xquad import raw_lexical, run_xquad, service_dense_scores, xquad_vectors
 
     questions, glossary = _suite(settings, questions_path)
     lexical = raw_lexical(xquad, glossary, False)
     # the cross-fitted dense scores do not depend on the grid: computed once, not once a row
     dense_scores = service_dense_scores(xquad, xquad_vectors(xquad, encoder, cache_dir, False),
                                         settings.dense_sentence_share)
-    dense_xq = run_xquad(xquad, encoder, cache_dir, False, scorings=("calibrated",), dense=dense_scores)["settings"]
+    dense_xq = run_xquad(xquad, encoder, cache_dir, _params(settings), progress=False, scorings=("calibrated",),
+                         dense=dense_scores)["settings"]
     dense = {s: _xquad_figure(dense_xq, f"{s}_calibrated") for s in XQUAD_SETTINGS}
     rows = []
     for window in WINDOWS:
         for min_match in MIN_MATCHES:
-            retriever = _retriever(index, encoder, settings, fusion_dense_window=window, lexical_min_match=min_match)
-            kb = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)["summary"]
-            fusion = Fusion(settings.fusion_lexical_weight, window, min_match, glossary)
-            xq = run_xquad(xquad, encoder, cache_dir, False, fusion, lexical, scorings=("hybrid",),
-                           dense=dense_scores)["settings"]
+            changes = {"fusion_dense_window": window, "lexical_min_match": min_match}
+            kb = _run(questions, index, encoder, settings, glossary, **changes)["summary"]
+            xq = run_xquad(xquad, encoder, cache_dir, _params(settings, **changes), glossary, False, lexical,
+                           scorings=("hybrid",), dense=dense_scores)["settings"]
             rows.append({"fusion_dense_window": window, "lexical_min_match": min_match,
                          **_figures(kb, xq, "hybrid", "hybrid"), "dense": dense})
     return rows
@@ -175,11 +186,10 @@ def window_report(rows: list[dict]) -> str:
 
 def sweep_diversity(index, encoder, settings, questions_path: Path) -> list[dict]:
     """The diversification margin at the configured fusion: quality and articles among the top five."""
-    questions, _ = _suite(settings, questions_path)
+    questions, glossary = _suite(settings, questions_path)
     rows = []
     for margin in MARGINS:
-        retriever = _retriever(index, encoder, settings, diversify_margin=margin)
-        result = run_kb_suite(questions, retriever, settings.corpus_dir, float("-inf"), progress=False)
+        result = _run(questions, index, encoder, settings, glossary, diversify_margin=margin)
         answered = [r for r in result["rows"] if r["answerable_expected"]]
         articles = [len({c.split(":")[0] for c in r["retrieved"][:5]}) for r in answered]
         overall = result["summary"]["overall"]

@@ -28,10 +28,11 @@ from kb.centering import LanguageCentering
 from kb.embedding.encoder import ConcatenatedEncoder, Encoder
 from kb.evaluation.datasets import XquadData
 from kb.evaluation.metrics import XQUAD_METRICS, latency_summary, mean_with_ci, per_query_scores
+from kb.models import LANGS
+from kb.params import RetrievalParams
 from kb.sentences import split_sentences
 from kb.textnorm import normalize_for_matching
 
-LANGS = ("en", "ru", "zh")
 DEPTH = 20  # mAP@20 needs 20 results
 # Per-query rows keep the metrics a paired comparison uses (the file would be 5 MB with all six).
 ROW_METRICS = ("ndcg@10", "recall@5", "recall@10")
@@ -175,20 +176,6 @@ def _ranked(scores: np.ndarray, allowed: np.ndarray, depth: int) -> np.ndarray:
     return top[np.isfinite(masked[top])]
 
 
-@dataclass(frozen=True)
-class Fusion:
-    """The service's hybrid settings, as the suite applies them."""
-
-    weight: float
-    window: float | None
-    min_match: float
-    glossary: object = None
-
-    @classmethod
-    def from_settings(cls, settings, glossary) -> Fusion:
-        return cls(settings.fusion_lexical_weight, settings.fusion_dense_window, settings.lexical_min_match, glossary)
-
-
 def raw_lexical(data: XquadData, glossary, progress: bool) -> tuple[np.ndarray, np.ndarray]:
     """BM25 of every question against every paragraph as the service scores it (same language in full,
     other languages through anchors and the glossary), unscaled, and what each question's words can
@@ -211,38 +198,37 @@ def raw_lexical(data: XquadData, glossary, progress: bool) -> tuple[np.ndarray, 
 
 
 def hybrid_row(dense: np.ndarray, lexical: np.ndarray, attainable: float, allowed: np.ndarray,
-               fusion: Fusion) -> np.ndarray:
+               params: RetrievalParams) -> np.ndarray:
     """The service's hybrid score over the passages of one setting, as if they were the whole corpus
     (the dense window is measured from their best)."""
     from kb.retrieval import fuse, lexical_match
 
     out = np.full(dense.shape, -np.inf, dtype=np.float32)
-    out[allowed] = fuse(dense[allowed], lexical_match(lexical[allowed], attainable, fusion.min_match),
-                        fusion.weight, fusion.window)
+    out[allowed] = fuse(dense[allowed], lexical_match(lexical[allowed], attainable, params.lexical_min_match),
+                        params.fusion_lexical_weight, params.fusion_dense_window)
     return out
 
 
 SCORINGS = ("raw", "calibrated", "hybrid")
 
 
-def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True,
-              fusion: Fusion | None = None, lexical: tuple[np.ndarray, np.ndarray] | None = None,
-              scorings: tuple[str, ...] = SCORINGS, sentence_share: float = 0.0,
-              dense: np.ndarray | None = None) -> dict:
+def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, params: RetrievalParams, glossary=None,
+              progress: bool = True, lexical: tuple[np.ndarray, np.ndarray] | None = None,
+              scorings: tuple[str, ...] = SCORINGS, dense: np.ndarray | None = None) -> dict:
     """Every setting on the model's raw scores, again on the service's dense scores (centered and
-    calibrated, cross-fitted, with ``sentence_share`` of the best sentence's score), and with
-    ``fusion`` once more on hybrid scores; ``scorings`` picks among the three (a sweep needs only
-    some), ``lexical`` is the output of :func:`raw_lexical` and ``dense`` that of
+    calibrated, cross-fitted, with the params' share of the best sentence's score), and once more on
+    hybrid scores when the params' mode is hybrid; ``scorings`` picks among the three (a sweep needs
+    only some), ``lexical`` is the output of :func:`raw_lexical` and ``dense`` that of
     :func:`service_dense_scores` when the caller has them already."""
     queries = [normalize_for_matching(t) for t in data.query_texts]
     vectors = xquad_vectors(data, encoder, cache_dir, progress)
     query_vectors, doc_vectors = vectors.joined()
     scores = query_vectors @ doc_vectors.T
-    calibrated = dense if dense is not None else service_dense_scores(data, vectors, sentence_share)
+    calibrated = dense if dense is not None else service_dense_scores(data, vectors, params.dense_sentence_share)
     hybrid = None
-    if fusion is not None and "hybrid" in scorings:
+    if params.retrieval_mode == "hybrid" and "hybrid" in scorings:
         hybrid = calibrated
-        lexical = lexical if lexical is not None else raw_lexical(data, fusion.glossary, progress)
+        lexical = lexical if lexical is not None else raw_lexical(data, glossary, progress)
 
     doc_lang = np.array(data.doc_langs)
     doc_group = np.array(data.doc_groups)
@@ -286,7 +272,7 @@ def run_xquad(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool
             add_settings("_calibrated", *question, lambda allowed, row=calibrated[i]: row)
         if hybrid is not None:
             add_settings("_hybrid", *question, lambda allowed, row=hybrid[i], lex=lexical[0][i],
-                         attainable=float(lexical[1][i]): hybrid_row(row, lex, attainable, allowed, fusion))
+                         attainable=float(lexical[1][i]): hybrid_row(row, lex, attainable, allowed, params))
 
     result: dict = {"settings": {}, "rows": {}}
     for name, block in settings.items():
@@ -333,10 +319,6 @@ def _latency(encoder: Encoder, queries: list[str], langs: list[str], doc_vectors
         sentences.search(vector, sentences.ntotal)  # every sentence's score, as the service takes them
         timings.append(time.perf_counter() - started)
     return latency_summary(timings)
-
-
-def pair_keys() -> list[str]:
-    return [f"{a}->{b}" for a, b in product(LANGS, LANGS)]
 
 
 def measure_language_statistics(data: XquadData, encoder: Encoder, cache_dir: Path, progress: bool = True):

@@ -11,9 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kb.models import LANGS
+from kb.response import (
+    ComparisonAnswer,
+    LookupAnswer,
+    SpecAnswer,
+    SpecEntry,
+    SpecRepeat,
+    SpecSource,
+    SuperlativeAnswer,
+)
 from kb.specs.facts import FactTable
 from kb.specs.model import Fact
-from kb.specs.questions import SpecQuery
+from kb.specs.questions import SpecQuery, understand
 from kb.specs.units import UNITS, convert, format_count, format_number, unit_name
 
 MAX_PER_ENTITY = 6
@@ -79,7 +89,7 @@ def qualifier(fact: Fact, lang: str) -> str:
     return SEP[lang].join(p for p in parts if p)
 
 
-def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> dict:
+def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> SpecEntry:
     entity = table.vocabulary.entities[fact.entity]
     attribute = table.vocabulary.attributes[fact.attribute]
     name = entity.display_name(lang)
@@ -91,34 +101,34 @@ def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> di
         value_part += f" ({rest})" if lang != "zh" else f"（{rest}）"
     display = f"{name}: {value_part}"
     src = fact.source
-    return {
-        "entity": fact.entity, "entity_name": name, "attribute": fact.attribute, "label": attribute.label(lang),
-        "status": fact.status, "value": fact.value if fact.status == "value" and fact.text is None else None,
-        "text": fact.text, "unit": fact.unit, "value_text": fact.value_text, "display": display,
-        "value_display": value_part,
-        "qualifier": qual, "dtype": fact.dtype, "scope": fact.scope, "basis": fact.basis, "variant": variant(fact, lang) or None,
-        "note": fact.note, "approx": fact.approx, "bound": fact.bound,
-        "as_of": fact.as_of.isoformat() if fact.as_of else None, "conflict": fact.conflict, "via": via,
-        "quote": src.quote,
-        "citation": {"article_id": src.article_id, "title": src.title, "url": src.url, "anchor": src.anchor,
-                     "char_start": src.char_start, "char_end": src.char_end, "origin": src.origin,
-                     "location": src.location, "context": src.context},
-    }
+    return SpecEntry(
+        entity=fact.entity, entity_name=name, attribute=fact.attribute, label=attribute.label(lang),
+        status=fact.status, value=fact.value if fact.status == "value" and fact.text is None else None,
+        text=fact.text, unit=fact.unit, value_text=fact.value_text, display=display, value_display=value_part,
+        qualifier=qual, dtype=fact.dtype, scope=fact.scope, basis=fact.basis, variant=variant(fact, lang) or None,
+        note=fact.note, approx=fact.approx, bound=fact.bound, as_of=fact.as_of.isoformat() if fact.as_of else None,
+        conflict=fact.conflict, via=via, quote=src.quote,
+        citation=SpecSource(article_id=src.article_id, title=src.title, url=src.url, anchor=src.anchor,
+                            char_start=src.char_start, char_end=src.char_end, origin=src.origin,
+                            location=src.location, context=src.context),
+    )
 
 
-def merge_repeats(entries: list[dict]) -> list[dict]:
+def merge_repeats(entries: list[SpecEntry]) -> list[SpecEntry]:
     """One entry per statement: the same value stated again in the same article (a summary table and
     its prose) becomes one entry whose ``also`` lists the other places."""
-    merged: dict[tuple, dict] = {}
+    merged: dict[tuple, SpecEntry] = {}
     for e in entries:
-        key = (e["entity"], e["attribute"], e["status"], e["value"], e["text"], e["unit"], e["dtype"], e["scope"],
-               e["basis"], e["variant"], e["citation"]["article_id"])
-        if key not in merged:
-            merged[key] = {**e, "also": []}
-        elif e["citation"]["char_start"] != merged[key]["citation"]["char_start"]:
-            c = e["citation"]
-            merged[key]["also"].append({"char_start": c["char_start"], "char_end": c["char_end"], "quote": e["quote"],
-                                        "anchor": c["anchor"], "location": c["location"]})
+        key = (e.entity, e.attribute, e.status, e.value, e.text, e.unit, e.dtype, e.scope, e.basis, e.variant,
+               e.citation.article_id)
+        first = merged.get(key)
+        if first is None:
+            merged[key] = e
+        elif e.citation.char_start != first.citation.char_start:
+            c = e.citation
+            repeat = SpecRepeat(char_start=c.char_start, char_end=c.char_end, quote=e.quote, anchor=c.anchor,
+                                location=c.location)
+            merged[key] = first.model_copy(update={"also": (*first.also, repeat)})
     return list(merged.values())
 
 
@@ -192,9 +202,11 @@ TEXTS = {
 
 
 @dataclass(frozen=True)
-class SpecAnswer:
-    entries: list[dict]
-    summary: dict | None  # {"kind", "text", "lang", ...}; None when nothing was found
+class SpecResult:
+    """The fact table's part of an answer: its entries and the answer stated from them."""
+
+    entries: list[SpecEntry]
+    answer: SpecAnswer | None  # None when nothing was found
     found: bool  # at least one entry
     missing: bool  # the question named an entity and an attribute, and the table has neither value nor note
 
@@ -204,52 +216,53 @@ def _conflict_text(name: str, facts: list[Fact], lang: str) -> str:
     return TEXTS["conflict"][lang].format(a=name, values=values)
 
 
-def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]], lang: str) -> dict:
+def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]], lang: str) -> ComparisonAnswer:
     names = {e: table.vocabulary.entities[e].display_name(lang) for e in per_entity}
     label = table.vocabulary.attributes[query.attribute].label(lang)
     ids = list(per_entity)[:2]
     a, b = ids
-    unit = next((f.unit for f in per_entity[a] + per_entity[b] if f.is_number), None)
-    summary = {"kind": "comparison", "attribute": query.attribute, "entities": ids, "lang": lang,
-               "higher": None, "lower": None, "comparable": False, "difference": None, "ratio": None, "unit": unit}
+
+    def answer(text: str, **found) -> ComparisonAnswer:
+        fields = {"higher": None, "lower": None, "comparable": False, "difference": None, "ratio": None,
+                  "unit": next((f.unit for f in per_entity[a] + per_entity[b] if f.is_number), None), **found}
+        return ComparisonAnswer(kind="comparison", attribute=query.attribute, entities=tuple(ids), lang=lang,
+                                text=text, **fields)
+
     for e in ids:
         if not any(f.is_number for f in per_entity[e]):
-            summary["text"] = TEXTS["missing"][lang].format(label=label, a=names[e])
-            return summary
+            return answer(TEXTS["missing"][lang].format(label=label, a=names[e]))
     fa = next(f for f in per_entity[a] if f.is_number)
     fb = next(f for f in per_entity[b] if f.is_number)
     if not (fa.unit in UNITS and fb.unit in UNITS and UNITS[fa.unit].dimension == UNITS[fb.unit].dimension) \
             or fa.scope != fb.scope:
-        summary["text"] = TEXTS["incomparable"][lang].format(a=names[a], b=names[b], qa=qualifier(fa, lang) or fa.unit,
-                                                               qb=qualifier(fb, lang) or fb.unit)
-        return summary
+        return answer(TEXTS["incomparable"][lang].format(a=names[a], b=names[b], qa=qualifier(fa, lang) or fa.unit,
+                                                         qb=qualifier(fb, lang) or fb.unit))
     unit = fa.unit
     ra = _range([f for f in per_entity[a] if f.scope == fa.scope], unit)
     rb = _range([f for f in per_entity[b] if f.scope == fa.scope], unit)
-    summary.update(comparable=True, unit=unit)
+    found: dict = {"comparable": True, "unit": unit}
     if ra[0] > rb[1] or rb[0] > ra[1]:
         hi, lo = (a, b) if ra[0] > rb[1] else (b, a)
         rh, rl = (ra, rb) if hi == a else (rb, ra)
         diff = (rh[0] - rl[1], rh[1] - rl[0])
         ratio = (rh[0] / rl[1], rh[1] / rl[0]) if rl[0] > 0 else None
-        summary.update(higher=hi, lower=lo, difference=[round(d, 6) for d in diff],
-                       ratio=[round(r, 4) for r in ratio] if ratio else None)
+        found.update(higher=hi, lower=lo, difference=tuple(round(d, 6) for d in diff),
+                     ratio=tuple(round(r, 4) for r in ratio) if ratio else None)
         ratio_text = _fmt(round(ratio[0], 2), round(ratio[1], 2), "", lang).strip() if ratio else "—"
-        summary["text"] = TEXTS["higher"][lang].format(a=names[hi], b=names[lo], va=_fmt(*rh, unit, lang),
-                                                       vb=_fmt(*rl, unit, lang), diff=_fmt(*diff, unit, lang),
-                                                       ratio=ratio_text)
+        text = TEXTS["higher"][lang].format(a=names[hi], b=names[lo], va=_fmt(*rh, unit, lang),
+                                            vb=_fmt(*rl, unit, lang), diff=_fmt(*diff, unit, lang), ratio=ratio_text)
     elif ra == rb and ra[0] == ra[1]:
-        summary["text"] = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=_fmt(*ra, unit, lang))
+        text = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=_fmt(*ra, unit, lang))
     else:
-        summary["text"] = TEXTS["overlap"][lang].format(a=names[a], b=names[b], va=_fmt(*ra, unit, lang),
-                                                        vb=_fmt(*rb, unit, lang))
+        text = TEXTS["overlap"][lang].format(a=names[a], b=names[b], va=_fmt(*ra, unit, lang),
+                                             vb=_fmt(*rb, unit, lang))
     for e in ids:
         if any(f.conflict for f in per_entity[e]):
-            summary["text"] += _conflict_text(names[e], per_entity[e], lang)
-    return summary
+            text += _conflict_text(names[e], per_entity[e], lang)
+    return answer(text, **found)
 
 
-def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], dict | None]:
+def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], SuperlativeAnswer | None]:
     """The entity with the most or least of an attribute, over every entity with a comparable value."""
     def gather(kinds: set[str] | None) -> list[Fact]:
         found = []
@@ -279,17 +292,17 @@ def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], dic
     key = "best_higher" if query.direction == "higher" else "best_lower"
     text = TEXTS[key][lang].format(label=label, a=name, va=_fmt(best[top], best[top], unit, lang), n=len(best))
     shown = [f for e in order[:MAX_RANKED] for f in pool if f.entity == e][:MAX_RANKED * 2]
-    summary = {"kind": "superlative", "attribute": query.attribute, "direction": query.direction, "lang": lang,
-               "entities": order[:MAX_RANKED], "best": top, "unit": unit, "scope": scope, "text": text}
-    return shown, summary
+    return shown, SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction,
+                                    lang=lang, entities=tuple(order[:MAX_RANKED]), best=top, unit=unit, scope=scope,
+                                    text=text)
 
 
-def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecAnswer:
+def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
     if query.kind == "superlative":
-        facts, summary = rank(table, query, lang)
-        return SpecAnswer(merge_repeats([entry(f, table, lang) for f in facts]), summary, bool(facts), False)
+        facts, ranking = rank(table, query, lang)
+        return SpecResult(merge_repeats([entry(f, table, lang) for f in facts]), ranking, bool(facts), False)
     per_entity: dict[str, list[Fact]] = {}
-    entries: list[dict] = []
+    entries: list[SpecEntry] = []
     for entity in query.entities:
         facts, via = select(table, query, entity)
         if via and via in query.entities:
@@ -298,17 +311,26 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecAnswer:
         entries += [entry(f, table, lang, via=entity if via else None) for f in facts]
     entries = merge_repeats(entries)
     label = table.vocabulary.attributes[query.attribute].label(lang)
+    answer: SpecAnswer
     if query.kind == "comparison" and len(per_entity) >= 2:
-        summary = compare(table, query, per_entity, lang)
+        answer = compare(table, query, per_entity, lang)
     elif entries:
-        summary = {"kind": "lookup", "attribute": query.attribute, "lang": lang,
-                   "entities": list(per_entity), "text": "; ".join(e["display"] for e in entries[:3])}
+        text = "; ".join(e.display for e in entries[:3])
         for entity, facts in per_entity.items():
             if any(f.conflict for f in facts):
-                summary["text"] += _conflict_text(table.vocabulary.entities[entity].display_name(lang), facts, lang)
+                text += _conflict_text(table.vocabulary.entities[entity].display_name(lang), facts, lang)
+        answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(per_entity),
+                              text=text)
     else:
         names = ", ".join(table.vocabulary.entities[e].display_name(lang) for e in query.entities)
-        summary = {"kind": "lookup", "attribute": query.attribute, "lang": lang, "entities": list(query.entities),
-                   "text": TEXTS["lookup_none"][lang].format(label=label, a=names)}
-    missing = not entries
-    return SpecAnswer(entries, summary, bool(entries), missing)
+        answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(query.entities),
+                              text=TEXTS["lookup_none"][lang].format(label=label, a=names))
+    return SpecResult(entries, answer, bool(entries), not entries)
+
+
+def lookup(table: FactTable, question: str, lang: str | None) -> tuple[SpecQuery | None, SpecResult | None]:
+    """The spec reading of a question and its answer; (None, None) when it is not a spec question."""
+    query = understand(question, lang, table)
+    if query is None:
+        return None, None
+    return query, answer_spec(table, query, lang if lang in LANGS else "en")

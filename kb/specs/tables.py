@@ -26,6 +26,7 @@ from kb.models import Article
 from kb.specs.model import Fact, FactSource
 from kb.specs.units import UNITS, canonical_unit, convert, numbers_in
 from kb.specs.vocabulary import Vocabulary, load_yaml_items, validated
+from kb.tables import Table
 
 TABLES_FILE = "tables.yaml"
 DTYPE = re.compile(r"(?<![A-Za-z0-9])(c?fp64|c?fp32|tf32|c?fp16|bf16|mxfp8|mxfp4|nvfp4|c?fp8|fp6|fp4|int8)"
@@ -58,53 +59,20 @@ class TableReading(Defaults):
 
 
 @dataclass(frozen=True)
-class Cell:
-    text: str
-    start: int
-    end: int
+class ArticleTable:
+    """A parsed table of an article, with the anchor of its section."""
 
-
-@dataclass(frozen=True)
-class Table:
-    header: list[Cell]
-    rows: list[list[Cell]]
-    row_spans: list[tuple[int, int]]
-    start: int
+    table: Table
     anchor: str
-    header_line: str
+    header_line: str  # the header row, whitespace runs collapsed: what a row's numbers mean
 
 
-def _cells(body: str, start: int, end: int) -> list[Cell]:
-    line = body[start:end]
-    bars = [i for i, ch in enumerate(line) if ch == "|" and (i == 0 or line[i - 1] != "\\")]
-    cells = []
-    for a, b in zip(bars, bars[1:], strict=False):
-        raw = line[a + 1:b]
-        stripped = raw.strip()
-        offset = start + a + 1 + (len(raw) - len(raw.lstrip()))
-        cells.append(Cell(stripped, offset, offset + len(stripped)))
-    return cells
-
-
-def tables_in(article: Article) -> list[Table]:
+def tables_in(article: Article) -> list[ArticleTable]:
     sections, blocks = parse_article(article)
     body = article.body
-    tables = []
-    for block in blocks:
-        if block.kind != "table":
-            continue
-        lines, pos = [], block.char_start
-        for line in body[block.char_start:block.char_end].split("\n"):
-            if line.strip():
-                lines.append((pos, pos + len(line.rstrip())))
-            pos += len(line) + 1
-        if len(lines) < 3:
-            continue
-        header = _cells(body, *lines[0])
-        rows = [_cells(body, *span) for span in lines[2:]]
-        tables.append(Table(header, rows, lines[2:], block.char_start, sections[block.section_index].anchor,
-                            " ".join(body[lines[0][0]:lines[0][1]].split())))
-    return tables
+    return [ArticleTable(b.table, sections[b.section_index].anchor,
+                         " ".join(body[b.table.header.start:b.table.header.end].split()))
+            for b in blocks if b.table is not None and b.table.rows]
 
 
 def label_text(text: str) -> str:
@@ -186,7 +154,7 @@ def file_line(corpus_dir: Path, article: Article, body_offset: int) -> str:
     return f"{corpus_dir.name}/{article.path}:{first + article.body[:body_offset].count(chr(10)) + 1}"
 
 
-def _find_table(reading: TableReading, tables: list[Table], body: str, where: str) -> list[Table]:
+def _find_table(reading: TableReading, tables: list[ArticleTable], body: str, where: str) -> list[ArticleTable]:
     if not reading.after:
         return tables
     pos = 0
@@ -195,7 +163,7 @@ def _find_table(reading: TableReading, tables: list[Table], body: str, where: st
         if found < 0:
             raise SpecError(where, f"text {text!r} not found in article {reading.article}")
         pos = found + len(text)
-    following = [t for t in tables if t.start >= pos]
+    following = [t for t in tables if t.table.start >= pos]
     if not following:
         raise SpecError(where, f"no table after {reading.after[-1]!r} in article {reading.article}")
     return following[:1]
@@ -220,12 +188,14 @@ def read_tables(folder: Path, articles: dict[str, Article], vocabulary: Vocabula
     return facts
 
 
-def _read_table(reading: TableReading, table: Table, article: Article, vocabulary: Vocabulary,
+def _read_table(reading: TableReading, located: ArticleTable, article: Article, vocabulary: Vocabulary,
                 where: str, corpus_dir: Path) -> list[Fact]:
-    header = [label_text(c.text) for c in table.header]
+    table = located.table
+    header = [label_text(c.text) for c in table.header.cells]
     skip = {label_text(s) for s in reading.skip}
     triples = []  # (entity label, attribute label, value cell, row index)
-    for r, row in enumerate(table.rows):
+    for r, line in enumerate(table.rows):
+        row = line.cells
         if reading.read == "rows":
             triples += [(row[0].text, header[j], row[j], r) for j in range(1, min(len(row), len(header)))]
         elif reading.read == "columns":
@@ -267,7 +237,7 @@ def _read_table(reading: TableReading, table: Table, article: Article, vocabular
         if parsed.text is not None:
             unit = ""
         if unit not in UNITS or UNITS[unit].dimension != UNITS[spec.unit].dimension:
-            raise SpecError(file_line(corpus_dir, article, table.row_spans[r][0]),
+            raise SpecError(file_line(corpus_dir, article, table.rows[r].start),
                             f"{label!r} reads as {attribute}, measured in {spec.unit or 'text'}, but the unit "
                             f"here is {unit!r}; fix the label mapping in {where}")
         dtype_found = DTYPE.findall(label) if reading.attribute or spec.unit in ("TFLOPS",) else []
@@ -277,7 +247,7 @@ def _read_table(reading: TableReading, table: Table, article: Article, vocabular
             basis = "sparse"
         elif reading.read == "fixed" and low.split(" ")[0] in ("matrix", "vector", "packed"):
             basis = low.split(" ")[0]
-        start, end = table.row_spans[r]
+        start, end = table.rows[r].start, table.rows[r].end
         quote = article.body[start:end]
         facts.append(Fact(
             entity=entity, attribute=attribute, status=parsed.status, value=value, text=parsed.text,
@@ -288,8 +258,8 @@ def _read_table(reading: TableReading, table: Table, article: Article, vocabular
             note=defaults.note or reading.note or parsed.detail,
             as_of=reading.as_of or article.meta.as_of or article.meta.published,
             source=FactSource(article_id=article.meta.id, title=article.meta.title, url=article.meta.source.link(),
-                              anchor=table.anchor, char_start=start, char_end=end, quote=quote, origin="table",
-                              context=table.header_line,
+                              anchor=located.anchor, char_start=start, char_end=end, quote=quote, origin="table",
+                              context=located.header_line,
                               location=file_line(corpus_dir, article, start)),
         ))
     return facts

@@ -65,20 +65,12 @@ def canonical_unit(spelling: str) -> str | None:
     return _FOLDED.get(s.lower())
 
 
-def unit_info(symbol: str) -> Unit:
-    return UNITS[symbol]
-
-
 def convert(value: float, source: str, target: str) -> float | None:
     """``value`` in ``source`` units expressed in ``target`` units; None when the dimensions differ."""
     a, b = UNITS.get(source), UNITS.get(target)
     if a is None or b is None or a.dimension != b.dimension:
         return None
     return value * a.factor / b.factor
-
-
-def comparable(a: str, b: str) -> bool:
-    return a in UNITS and b in UNITS and UNITS[a].dimension == UNITS[b].dimension
 
 
 # ---- numbers ----

@@ -17,6 +17,7 @@ import yaml
 from pydantic import ValidationError
 
 from kb.errors import SpecError
+from kb.language import has_cyrillic
 from kb.specs.model import Attribute, Entity
 from kb.textnorm import normalize_for_matching
 
@@ -60,7 +61,6 @@ def validated(model, where: str, item: dict):
 
 
 _WORD = "A-Za-z0-9А-Яа-яЁё_"
-_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 
 
 def name_pattern(name: str) -> str:
@@ -74,7 +74,7 @@ def name_pattern(name: str) -> str:
             joinable = (prev[-1].isalnum() and part[0].isalnum())
             pattern += r"[\s\-]?" if joinable else r"\s*"
         pattern += re.escape(part)
-        if _CYRILLIC.search(part) and i == len(parts) - 1:
+        if has_cyrillic(part) and i == len(parts) - 1:
             pattern += r"[а-яё]{0,3}"
     # Boundaries are Latin, Cyrillic and digits only: Chinese text runs straight into names ("Trn1的").
     return rf"(?<![{_WORD}\-.]){pattern}(?![{_WORD}\-]|\.\d)"

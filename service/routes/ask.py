@@ -10,8 +10,9 @@ from litestar import Request, post
 from litestar.datastructures import State
 
 from kb.answer import ask
+from kb.response import AskResponse
 from service.problems import ProblemError
-from service.schemas import AskRequest, AskResponse
+from service.schemas import AskRequest
 
 
 async def require_json(request: Request) -> None:
@@ -41,7 +42,5 @@ async def ask_question(data: AskRequest, state: State) -> AskResponse:
                            f"(got {data.top_k})", errors=[{"field": "top_k", "message": "out of range"}])
     # Embedding is CPU-bound; running it in a worker thread keeps the event
     # loop free for other requests (health checks, other questions).
-    body = await anyio.to_thread.run_sync(
-        partial(ask, runtime.retriever, data.question, data.top_k, settings.answer_min_score,
-                settings.answer_max_sentences, data.mode))
-    return AskResponse.model_validate(body)
+    return await anyio.to_thread.run_sync(
+        partial(ask, runtime.retriever, data.question, data.top_k, runtime.policy, data.mode))

@@ -6,12 +6,18 @@ from litestar import get
 from litestar.datastructures import State
 from litestar.params import Parameter
 
+from kb.models import LANGS
 from kb.specs.facts import FactTable
 from kb.specs.present import answer_spec, entry
 from kb.specs.questions import SpecQuery
 from service.problems import ProblemError
-
-LANGS = ("en", "ru", "zh")
+from service.schemas import (
+    AttributeSummary,
+    EntitySpecsResponse,
+    EntitySummary,
+    SpecComparisonResponse,
+    SpecTableResponse,
+)
 
 
 def _table(state: State) -> FactTable:
@@ -43,22 +49,23 @@ def _attribute(table: FactTable, name: str) -> str:
 
 
 @get("/v1/specs", summary="Entities and attributes in the fact table")
-async def list_specs(state: State, lang: str = Parameter(default="en", description="en, ru or zh")) -> dict:
+async def list_specs(state: State, lang: str = Parameter(default="en", description="en, ru or zh")) -> SpecTableResponse:
     table, lang = _table(state), _lang(lang)
-    entities = [{"id": e.id, "name": e.display_name(lang), "kind": e.kind, "vendor": e.vendor,
-                 "aliases": list(e.aliases), "attributes": table.attributes_of(e.id),
-                 "facts": len(table.about(e.id))} for e in table.vocabulary.entities.values()]
-    attributes = [{"id": a.id, "label": a.label(lang), "unit": a.unit, "better": a.better,
-                   "entities": len(table.entities_with(a.id))} for a in table.vocabulary.attributes.values()]
-    return {"entities": entities, "attributes": attributes, "facts": len(table.facts),
-            "conflicts": sum(f.conflict for f in table.facts)}
+    entities = [EntitySummary(id=e.id, name=e.display_name(lang), kind=e.kind, vendor=e.vendor,
+                              aliases=list(e.aliases), attributes=table.attributes_of(e.id),
+                              facts=len(table.about(e.id))) for e in table.vocabulary.entities.values()]
+    attributes = [AttributeSummary(id=a.id, label=a.label(lang), unit=a.unit, better=a.better,
+                                   entities=len(table.entities_with(a.id)))
+                  for a in table.vocabulary.attributes.values()]
+    return SpecTableResponse(entities=entities, attributes=attributes, facts=len(table.facts),
+                             conflicts=sum(f.conflict for f in table.facts))
 
 
 @get("/v1/specs/compare", summary="Compare entities on one attribute")
 async def compare_specs(state: State, entities: str = Parameter(description="comma-separated, e.g. h100,mi300x"),
                         attribute: str = Parameter(description="an attribute id, e.g. memory_capacity"),
                         lang: str = Parameter(default="en"),
-                        dtype: str | None = Parameter(default=None, description="e.g. BF16")) -> dict:
+                        dtype: str | None = Parameter(default=None, description="e.g. BF16")) -> SpecComparisonResponse:
     table, lang = _table(state), _lang(lang)
     names = [n.strip() for n in entities.split(",") if n.strip()]
     if len(names) < 2:
@@ -70,16 +77,17 @@ async def compare_specs(state: State, entities: str = Parameter(description="com
                       dtype=dtype.upper() if dtype else None,
                       direction=table.vocabulary.attributes[attribute].better)
     result = answer_spec(table, query, lang)
-    return {"attribute": attribute, "entities": list(ids), "specs": result.entries, "comparison": result.summary}
+    return SpecComparisonResponse(attribute=attribute, entities=list(ids), specs=result.entries,
+                                  comparison=result.answer)
 
 
 @get("/v1/specs/{entity:str}", summary="Every fact about one entity, with sources")
 async def entity_specs(state: State, entity: str, lang: str = Parameter(default="en"),
-                       attribute: str | None = Parameter(default=None)) -> dict:
+                       attribute: str | None = Parameter(default=None)) -> EntitySpecsResponse:
     table, lang = _table(state), _lang(lang)
     eid = _entity(table, entity)
     aid = _attribute(table, attribute) if attribute else None
     e = table.vocabulary.entities[eid]
-    return {"entity": eid, "name": e.display_name(lang), "kind": e.kind, "vendor": e.vendor,
-            "aliases": list(e.aliases), "parts": e.parts.model_dump() if e.parts else None,
-            "related": table.related(eid), "specs": [entry(f, table, lang) for f in table.about(eid, aid)]}
+    return EntitySpecsResponse(entity=eid, name=e.display_name(lang), kind=e.kind, vendor=e.vendor,
+                               aliases=list(e.aliases), parts=e.parts.model_dump() if e.parts else None,
+                               related=table.related(eid), specs=[entry(f, table, lang) for f in table.about(eid, aid)])
