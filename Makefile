@@ -56,10 +56,12 @@ browser:
 test: install model browser
 	$(BIN)/python -m pytest
 
-# The full evaluation: both suites, every configuration; results go to eval/results/ (commit them).
+# The full evaluation: both suites, every configuration, the sweep (dev only), then the README figures
+# rendered from the results; everything goes to eval/results/ and the READMEs (commit them).
 eval: install model
 	$(BIN)/kb eval --suite all $(EVAL_CONFIGS) --quiet
 	$(BIN)/kb eval --sweep --quiet
+	$(BIN)/kb eval --readme
 
 lint: install
 	$(BIN)/ruff check kb service tests

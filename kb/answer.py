@@ -108,7 +108,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     entries = spec.entries if spec else []
     sources = [index.chunk_at(e.citation.article_id, e.citation.char_start) for e in entries]
     repeats = [index.chunk_at(e.citation.article_id, a.char_start) for e in entries for a in e.also]
-    pinned = list(dict.fromkeys(i for i in sources + repeats if i is not None))[:top_k]
+    pinned = list(dict.fromkeys(i for i in sources + repeats if i is not None))[:top_k] \
+        if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
     unknown = unknown_names(question, index.words, scores.lang)
     reason = _abstain_reason(hits, scores, policy, unknown, spec)

@@ -15,8 +15,8 @@ from pathlib import Path
 from kb.errors import KnowledgeBaseError
 from kb.models import LANGS
 from kb.params import MODES, AnswerPolicy
-from kb.response import AbstainReason
 from kb.settings import EmbeddingBackend, Settings
+from kb.terminal import print_answer, print_result
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -69,51 +69,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_answer(response) -> None:
-    width = 100
-    print(f"Q: {response.question}  [{response.lang or '?'}]  {response.mode}, {response.took_ms} ms")
-    _print_specs(response)
-    if response.answer:
-        print()
-        for line in textwrap.wrap("A: " + " ".join(response.answer.text.split()), width):
-            print(line)
-    elif response.citations:
-        why = {AbstainReason.UNKNOWN_NAME: f"the corpus never mentions {', '.join(response.unknown_names)}",
-               AbstainReason.NO_FACT: response.spec_answer.text if response.spec_answer else ""}
-        reason = why.get(response.abstain_reason, "")
-        print("\nNo confident answer" + (f" ({reason})" if reason else "") + "; related passages:")
-    if not response.citations:
-        print("No passages found.")
-    for c in response.citations:
-        print()
-        print(f"[{c.n}] {c.score:.3f}  {c.title}  ({c.lang})")
-        print(f"    § {c.section}")
-        if c.text.lstrip().startswith("|"):  # a table: keep its rows, shorten long ones
-            for row in c.text.split("\n"):
-                print("    " + textwrap.shorten(" ".join(row.split()), width - 4, placeholder=" …"))
-        else:
-            for line in textwrap.wrap(" ".join(c.text.split()), width - 4):
-                print("    " + line)
-        print(f"    source: {c.url or c.article_id}  chars {c.char_start}-{c.char_end}")
-
-
-def _print_specs(response) -> None:
-    if not response.specs:
-        return
-    print()
-    summary = response.spec_answer.text if response.spec_answer else ""
-    if summary and summary != response.specs[0].display:  # a comparison, a ranking or a disagreement
-        for line in textwrap.wrap("Spec: " + summary, 100):
-            print(line)
-    else:
-        print("Spec:")
-    for spec in response.specs:
-        flag = "  [sources disagree]" if spec.conflict else ""
-        print(f"  - {spec.display}{flag}")
-        print(f"    \"{textwrap.shorten(' '.join(spec.quote.split()), 90, placeholder=' …')}\"  "
-              f"({spec.citation.title})")
-
-
 def _top_k(args: argparse.Namespace, settings: Settings) -> int:
     top_k = settings.top_k_default if args.k is None else args.k
     if not 1 <= top_k <= settings.top_k_max:
@@ -131,7 +86,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(response.model_dump(mode="json"), ensure_ascii=False, indent=2))
     else:
-        _print_answer(response)
+        print_answer(response)
     return 0
 
 
@@ -174,30 +129,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_result(result: dict) -> None:
-    def cell(block: dict, metric: str) -> str:
-        return f"{block[metric]['mean']:.3f}"
-
-    print(f"\n{result['suite']} / {result['config']}  (model {result['model']['id']})")
-    if result["suite"] == "kb":
-        s = result["summary"]
-        print(f"  {'pair':14s} {'n':>4s} {'nDCG@10':>8s} {'R@1':>6s} {'R@5':>6s} {'R@10':>6s} {'MRR@10':>7s}")
-        for name, block in [("overall", s["overall"]), *s["by_pair"].items()]:
-            print(f"  {name:14s} {block['ndcg@10']['n']:4d} {cell(block, 'ndcg@10'):>8s} {cell(block, 'recall@1'):>6s} "
-                  f"{cell(block, 'recall@5'):>6s} {cell(block, 'recall@10'):>6s} {cell(block, 'mrr@10'):>7s}")
-        a = s["abstention"]
-        print(f"  abstention: precision {a['precision']:.3f} recall {a['recall']:.3f} "
-              f"({a['unanswerable_questions']} unanswerable); spec exact match {s['spec_exact_match']['accuracy']:.3f}; "
-              f"answers quoting the evidence {s['answer_support']['rate']:.3f}")
-    else:
-        for name, block in result["settings"].items():
-            pairs = "  ".join(f"{p} {cell(b, 'ndcg@10')}" for p, b in block["by_pair"].items())
-            print(f"  {name:12s} nDCG@10 {cell(block['overall'], 'ndcg@10')}  R@10 {cell(block['overall'], 'recall@10')}"
-                  f"  mAP@20 {cell(block['overall'], 'map@20')}\n      {pairs}")
-    lat = result["latency"]
-    print(f"  latency per question: median {lat['median_ms']} ms, p95 {lat['p95_ms']} ms")
-
-
 def cmd_eval(args: argparse.Namespace) -> int:
     from kb.evaluation.configs import CONFIGS, applies, default_config_name
     from kb.evaluation.report import comparison_table, write_result
@@ -215,10 +146,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.sweep:
         from kb.evaluation.runner import run_sweep
 
-        config, report = run_sweep(settings, progress=not args.quiet)
+        config, report, data = run_sweep(settings, progress=not args.quiet)
         print(report)
         if not args.no_write:
             (args.results_dir / f"sweep-fusion-{config}.md").write_text(report, encoding="utf-8")
+            (args.results_dir / f"sweep-fusion-{config}.json").write_text(
+                json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
+        return 0
+    if args.readme:
+        from kb.evaluation.readme import render_documents
+
+        for path, changed in render_documents(args.results_dir, check=args.no_write):
+            print(f"{'STALE' if args.no_write and changed else ('updated' if changed else 'unchanged'):9s} {path}")
         return 0
     suites = ["kb", "xquad-r"] if args.suite == "all" else [args.suite]
     if args.compare:
@@ -243,7 +182,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             paths = write_result(result, args.results_dir) if not args.no_write else {}
             results.append(result)
             if not args.json:
-                _print_result(result)
+                print_result(result)
                 for kind, path in paths.items():
                     print(f"  wrote {path} ({kind})")
     if args.json:
@@ -363,7 +302,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--sweep", action="store_true",
                    help="choose the best sentence's share of the dense score, fusion weight, cap, dense window, "
-                        "lexical floor, diversity margin and abstention threshold on both suites")
+                        "lexical floor, diversity margin and abstention threshold on both suites (the project "
+                        "suite's dev split only)")
+    p.add_argument("--readme", action="store_true",
+                   help="render the evaluation figures of README.md and eval/README.md from eval/results/*.json "
+                        "(with --no-write: only say which are stale)")
     p.add_argument("--calibrate", action="store_true",
                    help="measure each model's per-language mean vectors and score offsets (passages and "
                         "sentences) on XQuAD-R into kb/data/")

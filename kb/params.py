@@ -44,6 +44,7 @@ class AnswerPolicy:
 
     answer_min_score: float
     answer_max_sentences: int
+    pin_spec_evidence: bool
 
     @classmethod
     def from_settings(cls, settings) -> AnswerPolicy:

@@ -68,6 +68,8 @@ class Settings(BaseSettings):
     # attribute the corpus lacks) score like answerable ones, so a score alone catches only off-topic ones.
     answer_min_score: float = Field(3.14, description="top hybrid score below which a question is unanswerable")
     answer_max_sentences: int = Field(3, ge=1, le=5)
+    pin_spec_evidence: bool = Field(True, description="the passages that hold a spec answer's facts lead the "
+                                    "citations, whatever their retrieval score")
 
     top_k_default: int = Field(5, ge=1, le=50)
     top_k_max: int = Field(50, ge=1, le=200)

@@ -6,11 +6,13 @@ import pytest
 from pydantic import ValidationError
 
 from kb.coverage import corpus_words, unknown_names
+from kb.evaluation.answers import answer_correct, lost_value_safe, names_winner, spec_match, states_value
 from kb.evaluation.datasets import Expected
-from kb.evaluation.kb_suite import lost_value_safe, spec_match
 from kb.evaluation.sweep import abstention_thresholds
 from kb.language import detect_language
 from kb.response import AskResponse, ComparisonAnswer, LookupAnswer, SpecEntry, SpecSource
+from kb.specs.model import Entity
+from kb.specs.vocabulary import Vocabulary
 
 
 @pytest.mark.parametrize("text, lang", [
@@ -36,10 +38,11 @@ def test_names_the_corpus_never_mentions():
 
 
 def test_expected_spec_forms_are_exclusive():
-    Expected(value=96, unit="GiB")
+    Expected(entity="x", value=96, unit="GiB")
     Expected(lost=True)
-    Expected(higher="a", values=[{"entity": "a", "value": 1, "unit": "GB"}])
-    for bad in ({"value": 96}, {"value": 1, "unit": "GB", "lost": True}, {}):
+    Expected(winner="a", loser="b", direction="higher", values=[{"entity": "a", "value": 1, "unit": "GB"}])
+    for bad in ({"value": 96}, {"value": 96, "unit": "GiB"}, {"entity": "x", "value": 1, "unit": "GB", "lost": True},
+                {"winner": "a", "loser": "b"}, {}):
         with pytest.raises(ValidationError):
             Expected(**bad)
 
@@ -65,8 +68,10 @@ def _lookup(text: str) -> LookupAnswer:
 
 def test_spec_scoring_is_exact():
     body = _response([_spec("x", 96.0, "GiB")])
-    assert spec_match(body, Expected(value=96, unit="GiB"))
-    assert not spec_match(body, Expected(value=96, unit="GB"))  # GB is not GiB
+    assert spec_match(body, Expected(entity="x", value=96, unit="GiB"))
+    assert not spec_match(body, Expected(entity="x", value=96, unit="GB"))  # GB is not GiB
+    assert not spec_match(body, Expected(entity="y", value=96, unit="GiB"))  # the value of another entity
+    assert spec_match(body, Expected(entity=("y", "x"), value=96, unit="GiB"))  # any of tied winners
     unknown = [_spec("x", None, "images/s", "unknown", "[?]963")]
     assert lost_value_safe(_response(unknown, _lookup("unknown")))
     assert not lost_value_safe(_response(unknown, _lookup("about 963 images/s")))  # a guess from the digits
@@ -76,8 +81,30 @@ def test_spec_scoring_is_exact():
                                 text="a is higher")
     body = _response([_spec("a", 2.0, "TB/s"), _spec("b", 1.0, "TB/s")], compared)
     want = [{"entity": "a", "value": 2, "unit": "TB/s"}, {"entity": "b", "value": 1, "unit": "TB/s"}]
-    assert spec_match(body, Expected(higher="a", values=want))
-    assert not spec_match(body, Expected(higher="b", values=want))
+    assert spec_match(body, Expected(winner="a", loser="b", direction="higher", values=want))
+    assert not spec_match(body, Expected(winner="b", loser="a", direction="higher", values=want))
+    assert spec_match(body, Expected(winner="b", loser="a", direction="lower", values=want))  # "which is cheaper"
+
+
+def test_the_answer_read_first_states_the_value_in_any_unit_of_its_kind():
+    assert states_value("Trainium3: 4.9 TB/s (per chip)", 4.9, "TB/s")
+    assert states_value("memory bandwidth of 4900 GB/s", 4.9, "TB/s")
+    assert states_value("AWS EC2 DL1: 13,11 долл./ч", 13.11, "USD/h")  # a decimal comma
+    assert not states_value("Trainium3: 2.9 TB/s", 4.9, "TB/s")
+    declined = _response([_spec("x", 96.0, "GiB")], _lookup("x: 96 GiB")).model_copy(update={"answerable": False})
+    assert answer_correct(declined, Expected(entity="x", value=96, unit="GiB"), Vocabulary([], [])) is False
+
+
+def test_the_answer_names_the_winner_before_the_loser():
+    vocabulary = Vocabulary([Entity(id="trn3", name="Trainium3", kind="chip"),
+                             Entity(id="trn2", name="Trainium2", kind="chip")], [])
+    cheaper = Expected(winner="trn3", loser="trn2", direction="higher")
+    assert names_winner("Trainium3 is higher: 4.9 against 2.9 for Trainium2", cheaper, vocabulary)
+    assert not names_winner("Trainium2 has 2.9, Trainium3 4.9", cheaper, vocabulary)
+    classes = Expected(winner="tpu", loser="gpu", direction="lower", names={"tpu": ("TPU",), "gpu": ("GPU", "видеокарт")})
+    assert names_winner("TPU обходятся дешевле, чем видеокарты", classes, vocabulary)
+    assert not names_winner("GPU дешевле TPU", classes, vocabulary)
+    assert not names_winner("no names here", classes, vocabulary)
 
 
 def test_threshold_sweep_counts_the_other_abstention_signals():
@@ -87,6 +114,10 @@ def test_threshold_sweep_counts_the_other_abstention_signals():
             {"answerable_expected": True, "top_score": 4.0, "decided_by": "score"}]
     at_two = next(c for c in abstention_thresholds({"rows": rows}) if c["threshold"] == 4.0)
     assert (at_two["recall"], at_two["lost"]) == (1.0, 0)  # the spec-answered question is not lost at any threshold
+    # an answerable question a name signal declines is lost whatever the threshold: not the threshold's loss
+    rows.append({"answerable_expected": True, "top_score": 9.0, "decided_by": "unknown_name"})
+    at_two = next(c for c in abstention_thresholds({"rows": rows}) if c["threshold"] == 4.0)
+    assert at_two["lost"] == 0 and at_two["allowed"]
 
 
 def test_the_threshold_is_the_middle_of_the_equally_good_range():

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from kb.cli import main
+from kb.evaluation.answers import lost_value_safe, spec_match
 from kb.evaluation.datasets import Expected
-from kb.evaluation.kb_suite import lost_value_safe, spec_match
 from kb.response import AskResponse
 
 
@@ -39,7 +39,7 @@ def test_comparison_answer_says_which_is_higher_and_by_how_much(client):
     summary = body["spec_answer"]
     assert summary["kind"] == "comparison" and summary["higher"] == "aws-trainium3"
     assert "2 TB/s more" in summary["text"]
-    assert spec_match(AskResponse.model_validate(body), Expected(higher="aws-trainium3", values=[
+    assert spec_match(AskResponse.model_validate(body), Expected(winner="aws-trainium3", loser="aws-trainium2", direction="higher", values=[
         {"entity": "aws-trainium3", "value": 4.9, "unit": "TB/s"}, {"entity": "aws-trainium2", "value": 2.9, "unit": "TB/s"}]))
 
 

@@ -30,45 +30,87 @@ class ExpectedValue(BaseModel):
 
 
 class Expected(BaseModel):
-    """What a spec or comparison answer must contain to count as exact.
+    """What a spec or comparison answer must contain to count as right.
 
-    value + unit    one entry of ``specs`` has exactly this value and unit
-    lost            the source lost the number: an entry says unknown and none gives a number
-    higher, values  a comparison names ``higher`` as the higher one and cites every value
+    entity, value, unit  an entry of ``specs`` about that entity has exactly this value and unit, and the
+                         text a user reads first states the value
+    lost                 the source lost the number: an entry says unknown and none gives a number
+    winner, loser,       a comparison: ``spec_answer`` names ``winner`` on the ``direction`` side ("higher":
+    direction            the winner has the higher value, "lower": the lower one, as in "which is cheaper")
+                         and cites every one of ``values``; the text read first names the winner (before
+                         the loser where both appear). ``names`` are the surface forms that name a side
+                         that is not an entity of the fact table ("tpu", "gpu"), or extra ones.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    entity: str | tuple[str, ...] | None = None  # several: any of them (the tied winners of a superlative)
     value: float | None = None
     unit: str | None = None
     lost: bool = False
-    higher: str | None = None
+    winner: str | None = None
+    loser: str | None = None
+    direction: Literal["higher", "lower"] | None = None
+    names: dict[str, tuple[str, ...]] = {}
     values: tuple[ExpectedValue, ...] = ()
 
     @model_validator(mode="after")
     def _one_form(self) -> Expected:
-        forms = [self.value is not None, self.lost, self.higher is not None]
-        if sum(forms) != 1 or (self.value is not None) != (self.unit is not None):
-            raise ValueError("expected is one of: value with unit, lost: true, or higher with values")
+        value, comparison = self.value is not None, self.winner is not None
+        if value + self.lost + comparison != 1:
+            raise ValueError("expected is one of: entity, value and unit; lost: true; or winner, loser, direction")
+        if value and not (self.unit and self.entity):
+            raise ValueError("a value needs its unit and the entity it is about")
+        if comparison and not (self.loser and self.direction):
+            raise ValueError("a comparison needs winner, loser and direction")
         return self
+
+    @property
+    def entities(self) -> tuple[str, ...]:
+        return (self.entity,) if isinstance(self.entity, str) else tuple(self.entity or ())
+
+    @property
+    def form(self) -> str:
+        return "lost" if self.lost else ("comparison" if self.winner else "value")
+
+
+Split = Literal["dev", "test"]
+Category = Literal["off_topic", "unknown_entity", "missing_attribute"]
+Tag = Literal["incidental_name", "new_attribute", "relative_fact", "class_comparison", "typo", "mixed_script"]
 
 
 class KbQuestion(BaseModel):
-    """One labelled question; relevance is by evidence, so labels survive re-chunking."""
+    """One labelled question; relevance is by evidence, so labels survive re-chunking.
+
+    ``need`` is the information need: the same fact asked in several languages is one need, and
+    needs (not questions) are what the ``dev`` / ``test`` split and the statistics resample.
+    ``source`` tells the questions curated with the system in view ("curated", the first 171,
+    which earlier tuning looked at) from those written blind, before any result was seen ("blind").
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str
     lang: Lang
+    need: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+    split: Split
+    source: Literal["curated", "blind"]
     kind: Kind
     question: str = Field(min_length=2)
     evidence: tuple[Evidence, ...] = ()
     expected: Expected | None = None
+    category: Category | None = None
+    tags: tuple[Tag, ...] = ()
+    absent: tuple[str, ...] = ()  # for a near miss: the names the corpus must not contain (a test greps)
 
     @model_validator(mode="after")
     def _consistent(self) -> KbQuestion:
         if (self.kind == "unanswerable") != (not self.evidence):
             raise ValueError("unanswerable questions have no evidence, and all others have some")
+        if (self.kind == "unanswerable") != (self.category is not None):
+            raise ValueError("unanswerable questions, and only they, have a category")
+        if bool(self.absent) != (self.category == "unknown_entity"):
+            raise ValueError("a question about an unknown entity, and only it, lists the absent names")
         if self.expected is not None and self.kind not in ("spec", "comparison"):
             raise ValueError("only spec and comparison questions carry an expected value")
         return self
@@ -78,7 +120,8 @@ class KbQuestion(BaseModel):
         return bool(self.evidence)
 
 
-def load_kb_questions(path: Path) -> list[KbQuestion]:
+def load_kb_questions(path: Path, split: Split | None = None) -> list[KbQuestion]:
+    """The questions of the file, or of one split; a need in both splits is an error."""
     questions = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.strip():
@@ -89,7 +132,41 @@ def load_kb_questions(path: Path) -> list[KbQuestion]:
     ids = [q.id for q in questions]
     if len(ids) != len(set(ids)):
         raise ValueError(f"{path}: duplicate question ids")
+    splits: dict[str, set[str]] = {}
+    for q in questions:
+        splits.setdefault(q.need, set()).add(q.split)
+    straddling = sorted(need for need, found in splits.items() if len(found) > 1)
+    if straddling:
+        raise ValueError(f"{path}: needs in both dev and test: {straddling[:5]}")
+    return [q for q in questions if split is None or q.split == split]
+
+
+def tuning_questions(questions: list[KbQuestion]) -> list[KbQuestion]:
+    """What a tuning step may read: ``dev`` only. Handing it a ``test`` question is an error, so no
+    setting, threshold or vocabulary entry is ever chosen on the held-out split."""
+    held_out = [q.id for q in questions if q.split != "dev"]
+    if held_out:
+        raise ValueError(f"tuning may read the dev split only; got {len(held_out)} test questions ({held_out[:3]}...)")
     return questions
+
+
+def assign_splits(needs: list[tuple[str, str]], dev_share: float = 0.6) -> dict[str, Split]:
+    """A split for each need, given (need, stratum) pairs (stratum: kind and article, say). Strata are
+    taken in turn and, within one, needs in the order of a hash of their id; each need goes to ``dev``
+    while the running count of dev needs is below ``dev_share`` of those dealt so far, so every stratum
+    of a few needs and the whole set come out close to the share. Deterministic."""
+    import hashlib
+    import math
+
+    strata: dict[str, set[str]] = {}
+    for need, stratum in needs:
+        strata.setdefault(stratum, set()).add(need)
+    out: dict[str, Split] = {}
+    for stratum in sorted(strata):
+        for need in sorted(strata[stratum] - set(out), key=lambda n: hashlib.sha256(n.encode()).hexdigest()):
+            dev = sum(v == "dev" for v in out.values())
+            out[need] = "dev" if dev < math.floor(dev_share * (len(out) + 1) + 0.5) else "test"
+    return out
 
 
 def quote_spans(body: str, quote: str) -> list[tuple[int, int]]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from kb.embedding.encoder import Encoder, load_encoder
@@ -26,10 +27,37 @@ def eval_index_dir(config: str) -> Path:
     return WORK_DIR / "indexes" / config
 
 
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part)
+    return h.hexdigest()[:16]
+
+
+def input_hashes(settings: Settings, questions_path: Path = KB_QUESTIONS) -> dict[str, str]:
+    """What a result was made from: the articles, the spec files, the glossary, the question set and
+    every setting that changes an answer. A committed result whose hashes differ is stale."""
+    from kb.chunking import ChunkerSettings
+    from kb.corpus import corpus_hash, load_corpus
+    from kb.specs.facts import specs_hash
+
+    glossary = settings.corpus_dir / "glossary.yaml"
+    knobs = {"retrieval": asdict(RetrievalParams.from_settings(settings)),
+             "answer": asdict(AnswerPolicy.from_settings(settings)),
+             "chunker": ChunkerSettings(settings.chunk_target_tokens, settings.chunk_max_tokens).as_dict(),
+             "embedding_backend": str(settings.embedding_backend), "concat_use_share": settings.concat_use_share,
+             "use_glossary": settings.use_glossary}
+    return {"corpus": corpus_hash(load_corpus(settings.corpus_dir)), "specs": specs_hash(settings.corpus_dir),
+            "glossary": _digest(glossary.read_bytes() if glossary.exists() else b""),
+            "questions": _digest(questions_path.read_bytes()),
+            "settings": _digest(json.dumps(knobs, sort_keys=True, default=str).encode())}
+
+
 def _header(suite: str, config: str, settings: Settings, encoder: Encoder) -> dict:
     return {"suite": suite, "config": config, "overrides": CONFIGS.get(config, {}),
             "run_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "model": {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension}}
+            "model": {"id": encoder.model_id, "weights_hash": encoder.weights_hash(), "dimension": encoder.dimension},
+            "knobs": {**asdict(RetrievalParams.from_settings(settings)), **asdict(AnswerPolicy.from_settings(settings))}}
 
 
 def kb_index_for(settings: Settings, encoder: Encoder, work_dir: Path, progress: bool):
@@ -55,7 +83,9 @@ def kb_index_for(settings: Settings, encoder: Encoder, work_dir: Path, progress:
 
 
 def run_kb(config: str, base: Settings, progress: bool = True, encoder: Encoder | None = None,
-           index=None, questions_path: Path = KB_QUESTIONS) -> dict:
+           index=None, questions_path: Path = KB_QUESTIONS, split: str | None = None) -> dict:
+    """The project suite for a named configuration (or ``base`` itself when the name is not one);
+    ``split`` runs one split only (the gate runs ``test``)."""
     from kb.evaluation.kb_suite import run_kb_suite
     from kb.retrieval import Retriever
 
@@ -67,7 +97,8 @@ def run_kb(config: str, base: Settings, progress: bool = True, encoder: Encoder 
     result = _header("kb", config, settings, encoder)
     result["index"] = {"build_id": index.manifest["build_id"], "chunks": index.manifest["counts"]["chunks"],
                        "corpus_hash": index.manifest["corpus_hash"]}
-    result.update(run_kb_suite(load_kb_questions(questions_path), retriever, settings.corpus_dir,
+    result["inputs"] = input_hashes(settings, questions_path)
+    result.update(run_kb_suite(load_kb_questions(questions_path, split), retriever, settings.corpus_dir,
                                AnswerPolicy.from_settings(settings), progress))
     return result
 
@@ -104,9 +135,11 @@ def calibrate(config: str, base: Settings, progress: bool = True) -> dict:
     return calibrations["passage"].offsets
 
 
-def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
-    """The fusion sweep and the abstention threshold for the configured setup: (config name, Markdown report)."""
+def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str, dict]:
+    """The fusion sweep and the abstention threshold for the configured setup, on the ``dev`` split
+    only: (config name, Markdown report, the report's figures)."""
     from kb.evaluation.configs import default_config_name
+    from kb.evaluation.datasets import tuning_questions
     from kb.evaluation.kb_suite import run_kb_suite
     from kb.evaluation.sweep import (
         abstention_thresholds,
@@ -118,6 +151,7 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
         sweep_report,
         sweep_sentence_share,
         sweep_window,
+        threshold_report,
         window_report,
     )
     from kb.retrieval import Retriever
@@ -126,21 +160,19 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str]:
     encoder = load_encoder(base)
     index = kb_index_for(base, encoder, eval_index_dir(config), progress)
     xquad = load_xquad(XQUAD_DIR)
-    report = sentence_share_report(sweep_sentence_share(index, encoder, base, KB_QUESTIONS, xquad, CACHE_DIR),
-                                   encoder.model_id)
-    report += "\n" + sweep_report(sweep_fusion(index, encoder, base, KB_QUESTIONS))
-    report += "\n" + window_report(sweep_window(index, encoder, base, KB_QUESTIONS, xquad, CACHE_DIR))
-    report += "\n" + diversity_report(sweep_diversity(index, encoder, base, KB_QUESTIONS))
+    dev = tuning_questions(load_kb_questions(KB_QUESTIONS, "dev"))
+    data = {"split": "dev", "questions": len(dev), "needs": len({q.need for q in dev}), "model": encoder.model_id}
+    data["sentence_share"] = sweep_sentence_share(index, encoder, base, dev, xquad, CACHE_DIR)
+    data["fusion"] = sweep_fusion(index, encoder, base, dev)
+    data["window"] = sweep_window(index, encoder, base, dev, xquad, CACHE_DIR)
+    data["diversity"] = sweep_diversity(index, encoder, base, dev)
     every = replace(AnswerPolicy.from_settings(base), answer_min_score=float("-inf"))
-    run = run_kb_suite(load_kb_questions(KB_QUESTIONS), Retriever.from_settings(index, encoder, base),
-                       base.corpus_dir, every, progress=False)
-    chosen = choose_threshold(abstention_thresholds(run))
-    span = chosen.get("range")
-    within = f"; every threshold above {span[0]:.2f} up to {span[1]:.2f} does as well, this is the middle" if span else ""
-    report += (f"\n## Abstention threshold (current fusion settings)\n\nBest abstention F1 while losing no "
-               f"answerable question: answer_min_score = {chosen['threshold']} (recall {chosen['recall']:.3f}, "
-               f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}{within}).\n")
-    return config, report
+    run = run_kb_suite(dev, Retriever.from_settings(index, encoder, base), base.corpus_dir, every, progress=False)
+    data["threshold"] = choose_threshold(abstention_thresholds(run))
+    report = (sentence_share_report(data["sentence_share"], encoder.model_id, data) + "\n"
+              + sweep_report(data["fusion"]) + "\n" + window_report(data["window"]) + "\n"
+              + diversity_report(data["diversity"]) + "\n" + threshold_report(data["threshold"]))
+    return config, report, data
 
 
 def load_result(suite: str, config: str, results_dir: Path = RESULTS_DIR) -> dict:
@@ -151,20 +183,31 @@ def load_result(suite: str, config: str, results_dir: Path = RESULTS_DIR) -> dic
 
 
 def compare(a: dict, b: dict, metrics=("ndcg@10", "recall@5")) -> dict:
-    """Paired randomization test per language pair (and overall) on per-query scores."""
+    """Paired randomization tests on per-query scores, whole information needs (XQuAD-R: question
+    groups) flipping together: for the project suite overall and per language pair of ``test``, and
+    overall on ``dev``; for XQuAD-R per setting."""
+    from kb.evaluation.xquad import question_group
+
     tests = {}
+
+    def test(key, ids, score_a, score_b, clusters) -> None:
+        xs, ys = [score_a(i) for i in ids], [score_b(i) for i in ids]
+        tests[key] = (round(sum(xs) / len(xs), 4), round(sum(ys) / len(ys), 4), paired_randomization_test(xs, ys, clusters))
+
     if a["suite"] == "kb":
         rows_a = {r["id"]: r for r in a["rows"] if "metrics" in r}
         rows_b = {r["id"]: r for r in b["rows"] if "metrics" in r}
         common = sorted(set(rows_a) & set(rows_b))
-        groups = {"overall": common}
+        groups: dict[str, list[str]] = {}
         for qid in common:
-            groups.setdefault(f"{rows_a[qid]['lang']}->{rows_a[qid]['doc_lang']}", []).append(qid)
-        for group, ids in groups.items():
+            split = rows_a[qid]["split"]
+            groups.setdefault(f"{split} overall", []).append(qid)
+            if split == "test":
+                groups.setdefault(f"test {rows_a[qid]['lang']}->{rows_a[qid]['doc_lang']}", []).append(qid)
+        for group, ids in sorted(groups.items(), key=lambda kv: (not kv[0].startswith("test"), kv[0] != "test overall")):
             for m in metrics:
-                xs = [rows_a[i]["metrics"][m] for i in ids]
-                ys = [rows_b[i]["metrics"][m] for i in ids]
-                tests[(group, m)] = (sum(xs) / len(xs), sum(ys) / len(ys), paired_randomization_test(xs, ys))
+                test((group, m), ids, lambda i, m=m: rows_a[i]["metrics"][m], lambda i, m=m: rows_b[i]["metrics"][m],
+                     [rows_a[i]["need"] for i in ids])
     else:
         columns = a["row_metrics"]
         for setting in a["rows"]:
@@ -172,6 +215,6 @@ def compare(a: dict, b: dict, metrics=("ndcg@10", "recall@5")) -> dict:
             ids = sorted(k for k in set(ra) & set(rb) if "@" not in k) or sorted(set(ra) & set(rb))
             for m in metrics:
                 col = columns.index(m)
-                xs, ys = [ra[i][col] for i in ids], [rb[i][col] for i in ids]
-                tests[(setting, m)] = (sum(xs) / len(xs), sum(ys) / len(ys), paired_randomization_test(xs, ys))
+                test((setting, m), ids, lambda i, c=col, r=ra: r[i][c], lambda i, c=col, r=rb: r[i][c],
+                     [question_group(i) for i in ids])
     return tests

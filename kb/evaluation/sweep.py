@@ -1,13 +1,16 @@
 """Choose the retrieval settings by measurement: the best sentence's share of the dense score on both
 suites, a grid over the lexical weight and the per-article cap, then the dense window and lexical floor
-on both suites, the diversification margin, and the abstention threshold."""
+on both suites, the diversification margin, and the abstention threshold.
+
+Only the ``dev`` split of the project suite is read (``kb.evaluation.datasets.tuning_questions``
+refuses anything else): ``test`` stays held out for reporting."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
 
-from kb.evaluation.datasets import load_kb_questions
+from kb.evaluation.datasets import KbQuestion, tuning_questions
 from kb.evaluation.kb_suite import SIGNALS, run_kb_suite
 from kb.params import AnswerPolicy, RetrievalParams
 from kb.retrieval import Retriever
@@ -22,12 +25,12 @@ MARGINS = (0.0, 0.1, 0.25, 0.5, 1.0)
 NDCG_COST = 0.005  # diversity may cost at most this much nDCG@10, and no Recall@5
 
 
-def _suite(settings, questions_path: Path):
-    """The questions and the glossary every sweep runs with."""
+def _suite(settings, questions: list[KbQuestion]):
+    """The questions (dev only) and the glossary every sweep runs with."""
     from kb.glossary import load_glossary
 
     glossary = load_glossary(settings.corpus_dir / "glossary.yaml") if settings.use_glossary else None
-    return load_kb_questions(questions_path), glossary
+    return tuning_questions(questions), glossary
 
 
 def _params(settings, **changes) -> RetrievalParams:
@@ -39,7 +42,8 @@ def _run(questions, index, encoder, settings, glossary, **changes) -> dict:
     """The project suite at a variant of the configured retrieval, every question answered (no threshold)."""
     every = replace(AnswerPolicy.from_settings(settings), answer_min_score=float("-inf"))
     retriever = Retriever(index, encoder, _params(settings, **changes), glossary)
-    return run_kb_suite(questions, retriever, settings.corpus_dir, every, progress=False)
+    result = run_kb_suite(questions, retriever, settings.corpus_dir, every, progress=False)
+    return {**result, "summary": result["summary"]["dev"]}
 
 
 def _headline(kb: dict, xquad: dict) -> float:
@@ -48,12 +52,12 @@ def _headline(kb: dict, xquad: dict) -> float:
     return (kb["ndcg@10"] + kb["recall@5"] + xquad["pool"] + xquad["x2y"]) / 4
 
 
-def sweep_sentence_share(index, encoder, settings, questions_path: Path, xquad, cache_dir: Path) -> list[dict]:
+def sweep_sentence_share(index, encoder, settings, questions: list[KbQuestion], xquad, cache_dir: Path) -> list[dict]:
     """Dense retrieval alone at each share of the best sentence's score, on the project suite and on
     XQuAD-R (the service's dense scores)."""
     from kb.evaluation.xquad import run_xquad
 
-    questions, glossary = _suite(settings, questions_path)
+    questions, glossary = _suite(settings, questions)
     rows = []
     for share in SENTENCE_SHARES:
         changes = {"retrieval_mode": "dense", "dense_sentence_share": share}
@@ -64,9 +68,11 @@ def sweep_sentence_share(index, encoder, settings, questions_path: Path, xquad, 
     return rows
 
 
-def sentence_share_report(rows: list[dict], model: str) -> str:
+def sentence_share_report(rows: list[dict], model: str, data: dict) -> str:
     best = max(rows, key=lambda r: _headline(r, r["dense"]))
     lines = [f"# Retrieval sweep, model `{model}`", "",
+             f"Every figure of the project suite here is on its `dev` split ({data['questions']} questions, "
+             f"{data['needs']} information needs): the sweep never reads `test`.", "",
              "## The best sentence's share of the dense score", "",
              "Dense retrieval alone. A passage's dense score is (1 - share) x its own calibrated score + share x "
              "that of its best sentence. The best row maximizes the mean of the project's nDCG@10 and Recall@5 and "
@@ -83,15 +89,15 @@ def sentence_share_report(rows: list[dict], model: str) -> str:
     return "\n".join(lines)
 
 
-def sweep_fusion(index, encoder, settings, questions_path: Path) -> list[dict]:
-    questions, glossary = _suite(settings, questions_path)
+def sweep_fusion(index, encoder, settings, questions: list[KbQuestion]) -> list[dict]:
+    questions, glossary = _suite(settings, questions)
     rows = []
     for cap in CAPS:
         for weight in WEIGHTS:
             result = _run(questions, index, encoder, settings, glossary, max_chunks_per_article=cap,
                           fusion_lexical_weight=weight)
-            overall = result["summary"]["overall"]
-            worst = min(result["summary"]["by_pair"].items(), key=lambda kv: kv[1]["recall@5"]["mean"])
+            overall = result["summary"]["retrieval"]["overall"]
+            worst = min(result["summary"]["retrieval"]["by_pair"].items(), key=lambda kv: kv[1]["recall@5"]["mean"])
             rows.append({"max_chunks_per_article": cap, "fusion_lexical_weight": weight,
                          "ndcg@10": overall["ndcg@10"]["mean"], "recall@5": overall["recall@5"]["mean"],
                          "worst_pair": worst[0], "worst_pair_recall@5": worst[1]["recall@5"]["mean"]})
@@ -120,20 +126,21 @@ def _xquad_figure(settings: dict, name: str) -> float:
 def _figures(kb: dict, xquad: dict, scoring: str, key: str) -> dict:
     """A sweep row's figures: the project suite's overall and worst pair, and XQuAD-R's per setting
     (under ``key``) and mono per language, as ``scoring`` ("calibrated" or "hybrid") scored them."""
-    worst = min(kb["by_pair"].values(), key=lambda v: v["recall@5"]["mean"])
-    return {"ndcg@10": kb["overall"]["ndcg@10"]["mean"], "recall@5": kb["overall"]["recall@5"]["mean"],
+    retrieval = kb["retrieval"]
+    worst = min(retrieval["by_pair"].values(), key=lambda v: v["recall@5"]["mean"])
+    return {"ndcg@10": retrieval["overall"]["ndcg@10"]["mean"], "recall@5": retrieval["overall"]["recall@5"]["mean"],
             "worst_pair_recall@5": worst["recall@5"]["mean"],
             key: {s: _xquad_figure(xquad, f"{s}_{scoring}") for s in XQUAD_SETTINGS},
             "xquad_mono": [xquad[f"mono_{scoring}"]["by_pair"][f"{lang}->{lang}"]["ndcg@10"]["mean"]
                            for lang in ("en", "ru", "zh")]}
 
 
-def sweep_window(index, encoder, settings, questions_path: Path, xquad, cache_dir: Path) -> list[dict]:
+def sweep_window(index, encoder, settings, questions: list[KbQuestion], xquad, cache_dir: Path) -> list[dict]:
     """The dense window and the lexical match floor at the configured weight, on the project suite
     and on XQuAD-R's hybrid settings (each beside the service's dense-only score)."""
     from kb.evaluation.xquad import raw_lexical, run_xquad, service_dense_scores, xquad_vectors
 
-    questions, glossary = _suite(settings, questions_path)
+    questions, glossary = _suite(settings, questions)
     lexical = raw_lexical(xquad, glossary, False)
     # the cross-fitted dense scores do not depend on the grid: computed once, not once a row
     dense_scores = service_dense_scores(xquad, xquad_vectors(xquad, encoder, cache_dir, False),
@@ -184,15 +191,15 @@ def window_report(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def sweep_diversity(index, encoder, settings, questions_path: Path) -> list[dict]:
+def sweep_diversity(index, encoder, settings, questions: list[KbQuestion]) -> list[dict]:
     """The diversification margin at the configured fusion: quality and articles among the top five."""
-    questions, glossary = _suite(settings, questions_path)
+    questions, glossary = _suite(settings, questions)
     rows = []
     for margin in MARGINS:
         result = _run(questions, index, encoder, settings, glossary, diversify_margin=margin)
         answered = [r for r in result["rows"] if r["answerable_expected"]]
         articles = [len({c.split(":")[0] for c in r["retrieved"][:5]}) for r in answered]
-        overall = result["summary"]["overall"]
+        overall = result["summary"]["retrieval"]["overall"]
         rows.append({"diversify_margin": margin, "ndcg@10": overall["ndcg@10"]["mean"],
                      "recall@5": overall["recall@5"]["mean"], "articles_in_top5": sum(articles) / len(articles)})
     return rows
@@ -214,18 +221,22 @@ def diversity_report(rows: list[dict]) -> str:
 
 
 def abstention_thresholds(result: dict, max_lost: float = 0.0) -> list[dict]:
-    """Abstention at candidate thresholds on the top fused score, from one run's rows."""
+    """Abstention at candidate thresholds on the top fused score, from one run's rows. ``lost`` counts
+    the answerable questions the threshold itself declines (those the other signals decline are lost
+    at any threshold, and are the threshold's business no more than its choice can change them)."""
     rows = result["rows"]
     answerable = [r for r in rows if r["answerable_expected"]]
     unanswerable = [r for r in rows if not r["answerable_expected"]]
     exact = sorted(r["top_score"] for r in rows if r["top_score"] is not None)
     scores = {round(x, 2) for x in exact}
+    always = sum(_declined_at(r, float("-inf")) for r in answerable)
     out = []
     for t in sorted(scores | {float("-inf")}):
         caught = sum(_declined_at(r, t) for r in unanswerable)
-        lost = sum(_declined_at(r, t) for r in answerable)
-        out.append({"threshold": t, "recall": caught / len(unanswerable), "precision": caught / max(caught + lost, 1),
-                    "lost": lost, "allowed": lost <= max_lost * len(answerable),
+        declined = sum(_declined_at(r, t) for r in answerable)
+        out.append({"threshold": t, "recall": caught / len(unanswerable),
+                    "precision": caught / max(caught + declined, 1), "lost": declined - always,
+                    "allowed": declined - always <= max_lost * len(answerable),
                     "score_below": max((x for x in exact if x < t), default=t)})
     return out
 
@@ -261,3 +272,11 @@ def sweep_report(rows: list[dict]) -> str:
                      f"{r['recall@5']:.3f} | {r['worst_pair']} {r['worst_pair_recall@5']:.3f} |")
     lines += ["", f"Chosen: cap {best['max_chunks_per_article']}, lexical weight {best['fusion_lexical_weight']}.", ""]
     return "\n".join(lines)
+
+
+def threshold_report(chosen: dict) -> str:
+    span = chosen.get("range")
+    within = f"; every threshold above {span[0]:.2f} up to {span[1]:.2f} does as well, this is the middle" if span else ""
+    return (f"## Abstention threshold (current fusion settings)\n\nBest abstention F1 while losing no "
+            f"answerable question: answer_min_score = {chosen['threshold']} (recall {chosen['recall']:.3f}, "
+            f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}{within}).\n")
