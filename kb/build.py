@@ -10,6 +10,7 @@ published only when complete.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import time
 from pathlib import Path
 
@@ -22,6 +23,18 @@ from kb.index import FORMAT_VERSION, ArticleInfo, model_signature, new_build_id,
 from kb.lexical import LexicalIndex
 from kb.models import Article
 from kb.specs.facts import FactTable, specs_hash
+
+# The modules whose code decides what a build contains: an index made by other code is rebuilt for evaluation.
+BUILDER_MODULES = ("build", "chunking", "corpus", "index", "language", "lexical", "markdown", "models", "sentences",
+                   "tables", "textnorm", "specs/curated", "specs/facts", "specs/model", "specs/tables",
+                   "specs/units", "specs/vocabulary")
+
+
+def builder_digest() -> str:
+    digest = hashlib.sha256()
+    for name in BUILDER_MODULES:
+        digest.update((Path(__file__).parent / f"{name}.py").read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def article_info(article: Article) -> ArticleInfo:
@@ -62,6 +75,7 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
             "format_version": FORMAT_VERSION,
             "build_id": build_id,
             "project_version": __version__,
+            "builder": builder_digest(),
             "built_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "model": model_signature(encoder),
             "corpus_hash": corpus_hash(articles),

@@ -51,9 +51,7 @@ def _make_chunk(article: Article, section: Section, start: int, end: int, table:
         sentence_context = context
     else:
         lines = [r for r in table.lines if start <= r.start and r.end <= end]
-        # A chunk that opens the table starts with its header row. (This reads "opens" off the second
-        # line saying nothing, which misreads a data row followed by an empty row as a header.)
-        opens = len(lines) > 1 and not lines[1].quotable()
+        opens = bool(lines) and lines[0] is table.header  # the chunk starts with the header row
         sentences = tuple(span for row in lines[1 if opens else 0:] for span in row.quotable()) \
             if lines else ((start, end),)  # a piece of one over-long row
         # The column names: the chunk's own first line when it opens the table, else the repeated header.

@@ -101,7 +101,7 @@ def test_sentences_are_embedded_under_their_chunk_context(corpus_chunks):
 
     chunks = [c for _, article_chunks in corpus_chunks for c in article_chunks]
     for chunk in chunks:
-        assert chunk.sentences or chunk.kind == "table", chunk.chunk_id
+        assert chunk.sentences, chunk.chunk_id
         assert all(chunk.char_start <= s < e <= chunk.char_end for s, e in chunk.sentences)
         assert list(chunk.sentences) == sorted(chunk.sentences)
         for (start, end), text in zip(chunk.sentences, sentence_texts(chunk), strict=True):
@@ -118,12 +118,16 @@ def test_table_sentences_are_rows_never_the_header(corpus_chunks):
     for chunk in tables:
         lines = chunk.text.split("\n")
         quoted = {chunk.span_text(s, e) for s, e in chunk.sentences}
-        if len(lines) > 1 and set(lines[1].replace("|", "").replace(" ", "")) <= set("-:"):
+        opens = len(lines) > 1 and "-" in lines[1] and set(lines[1].replace("|", "").replace(" ", "")) <= set("-:")
+        if opens:
             assert lines[0] not in quoted and lines[1] not in quoted  # header and separator answer nothing
+        # every row that says something is quoted (whole, or by its prose cells); an empty row is not
+        for line in lines[2 if opens else 0:]:
+            said = line.replace("|", "").strip()
+            assert (line in quoted or any(q in line for q in quoted)) == bool(said), (chunk.chunk_id, line[:60])
         for s, e in chunk.sentences:
             text = chunk.span_text(s, e)
             assert (text.startswith("|") and text.endswith("|")) or (len(text.split()) >= 4 and "|" not in text)
         # every sentence is embedded with the column names: the chunk's own header row, or the repeated one
-        opens = len(lines) > 1 and set(lines[1].replace("|", "").replace(" ", "")) <= set("-:")
         header = normalize_for_matching(lines[0]) if opens else chunk.embed_text.split("\n")[1]
         assert all(t.split("\n")[1] == header for t in sentence_texts(chunk))

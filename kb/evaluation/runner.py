@@ -61,8 +61,9 @@ def _header(suite: str, config: str, settings: Settings, encoder: Encoder) -> di
 
 
 def kb_index_for(settings: Settings, encoder: Encoder, work_dir: Path, progress: bool):
-    """An index of the corpus for this configuration, rebuilt only when corpus, specs, model or chunker changed."""
-    from kb.build import build_index
+    """An index of the corpus for this configuration, rebuilt only when corpus, specs, model, chunker or the
+    code that builds it changed."""
+    from kb.build import build_index, builder_digest
     from kb.chunking import ChunkerSettings
     from kb.corpus import corpus_hash, load_corpus
     from kb.errors import IndexArtifactError
@@ -74,7 +75,7 @@ def kb_index_for(settings: Settings, encoder: Encoder, work_dir: Path, progress:
         index = load_index(work_dir, encoder)
         if index.manifest["corpus_hash"] == corpus_hash(load_corpus(settings.corpus_dir)) and \
                 index.manifest.get("specs_hash") == specs_hash(settings.corpus_dir) and \
-                index.manifest["chunker"] == chunker.as_dict():
+                index.manifest["chunker"] == chunker.as_dict() and index.manifest.get("builder") == builder_digest():
             return index
     except IndexArtifactError:
         pass
