@@ -25,13 +25,14 @@ import time
 
 import numpy as np
 
-from kb.coverage import unknown_names
+from kb.coverage import asked_about, unknown_names
 from kb.index import KnowledgeIndex
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.present import lookup
+from kb.textnorm import normalize_for_matching
 
 ANSWER_FROM_TOP = 3  # passages the answer may quote
 SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
@@ -47,13 +48,17 @@ def citation_for(hit: Hit, n: int, index: KnowledgeIndex, role: str) -> Citation
                     char_end=chunk.char_end, role=role)
 
 
-def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int) -> list[tuple[int, int, int]]:
-    """(hit position, body start, body end) of the sentences to quote, in reading order."""
+def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
+                     lang_bonus: float = 0.0) -> list[tuple[int, int, int]]:
+    """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
+    question's language gains ``lang_bonus``: one that says nearly as much is read without translating."""
     index = retriever.index
     top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
     rows, value = retriever.sentence_evidence(scores, list(top))
     if rows.size == 0:
         return []
+    if lang_bonus and scores.lang:
+        value = value + lang_bonus * (index.sentence_langs[rows] == scores.lang)
     chosen, used_chunks = [], set()
     best = float(value.max())
     for k in np.argsort(-value, kind="stable"):
@@ -84,16 +89,41 @@ def fact_sentences(index: KnowledgeIndex, hits: list[Hit], specs: list[SpecEntry
     return sorted(chosen)
 
 
-def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, unknown: list[str],
+def known_subjects(retriever: Retriever, text: str) -> list[tuple[int, int]]:
+    """Where a (normalized) question names what the corpus is about: fact-table entities and domain terms."""
+    return [(m.start, m.end) for m in retriever.index.facts.vocabulary.mentions(text)] + retriever.domain_term_spans(text)
+
+
+def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
+    """The domain gate judges only questions that name nothing the corpus knows and find no fact of an entity
+    they name: those are about the subject whatever their wording. A ranking no entity was named for ("where
+    is it cheapest to buy a phone") is no such sign."""
+    return not known and not (spec and spec.found and query is not None and query.entities)
+
+
+def stated_sentences(index: KnowledgeIndex, hits: list[Hit], sources) -> list[tuple[int, int, int]]:
+    """The sentences of ``sources`` (a relation a comparison rests on, or prose readings the table is unsure
+    of) whose passages are cited: the first one found."""
+    for source in sources:
+        for pos, hit in enumerate(hits):
+            position = index.chunk_position[hit.chunk.chunk_id]
+            if hit.chunk.article_id == source.article_id and hit.chunk.char_start <= source.char_start < hit.chunk.char_end:
+                span = index.sentence_at(position, source.char_start)
+                if span:
+                    return [(pos, *span)]
+    return []
+
+
+def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, about_unknown: bool,
                     spec) -> AbstainReason | None:
     reason = None if hits and scores.evidence >= policy.answer_min_score else AbstainReason.WEAK_EVIDENCE
-    if unknown:
+    if about_unknown:
         return AbstainReason.UNKNOWN_NAME  # the question is about something the corpus never names
     if spec is not None and spec.found:
         return None if hits else reason  # the fact table holds the answer, with its source sentence
-    if spec is not None and spec.missing:
-        # A chip the corpus knows, an attribute it knows, and no such fact anywhere: passages
-        # about that chip would answer a different question, so say the corpus lacks it.
+    if spec is not None and spec.missing and not spec.unsure:
+        # A chip the corpus knows, an attribute it knows, and no such fact anywhere, not even an unsure
+        # reading: passages about that chip would answer a different question, so say the corpus lacks it.
         return AbstainReason.NO_FACT
     return reason
 
@@ -103,16 +133,28 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     started = time.perf_counter()
     index = retriever.index
     scores = retriever.score(question, mode)
-    _, spec = lookup(index.facts, question, scores.lang)
+    query, spec = lookup(index.facts, question, scores.lang, index.words.words)
     # The passages holding a spec answer's facts are its evidence: they lead the citations.
     entries = spec.entries if spec else []
     sources = [index.chunk_at(e.citation.article_id, e.citation.char_start) for e in entries]
     repeats = [index.chunk_at(e.citation.article_id, a.char_start) for e in entries for a in e.also]
-    pinned = list(dict.fromkeys(i for i in sources + repeats if i is not None))[:top_k] \
+    relation = spec.relation if spec else None
+    said = ([relation] if relation else []) + list(spec.unsure if spec else ())
+    stated = [index.chunk_at(s.article_id, s.char_start) for s in said]
+    pinned = list(dict.fromkeys(i for i in stated + sources + repeats if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
-    unknown = unknown_names(question, index.words, scores.lang)
-    reason = _abstain_reason(hits, scores, policy, unknown, spec)
+    text = normalize_for_matching(question)
+    unknown = unknown_names(text, index.words, scores.lang)
+    known = known_subjects(retriever, text)
+    off_topic = gate_applies(known, spec, query) and scores.domain is not None and scores.domain < policy.answer_min_domain
+    # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
+    # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
+    vocabulary = index.facts.vocabulary
+    subjects = [(m.start, m.end) for m in vocabulary.mentions(text)] \
+        if vocabulary.attribute_cues(text.lower(), scores.lang or "en") else known
+    reason = AbstainReason.OFF_TOPIC if off_topic else \
+        _abstain_reason(hits, scores, policy, asked_about(text, unknown, subjects), spec)
     role = "evidence" if reason is None else "related"
     citations = [citation_for(h, n, index, role) for n, h in enumerate(hits, start=1)]
     cited = {index.chunk_position[h.chunk.chunk_id]: n for n, h in enumerate(hits, start=1)}
@@ -121,19 +163,21 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     answer = None
     if reason is None:
         parts, quoted = [], []
-        chosen = fact_sentences(index, hits, specs, policy.answer_max_sentences) or \
-            choose_sentences(retriever, scores, hits, policy.answer_max_sentences)
+        chosen = stated_sentences(index, hits, said) or \
+            fact_sentences(index, hits, specs, policy.answer_max_sentences) or \
+            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus)
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})
             parts.append(f"{c.text[start - c.char_start:end - c.char_start]} [{c.n}]")
             quoted.append(c.n)
         if parts:
-            answer = Answer(text=" ".join(parts), lang=citations[quoted[0] - 1].lang, citations=tuple(quoted))
+            answer = Answer(text=" ".join(parts), source_lang=citations[quoted[0] - 1].lang, citations=tuple(quoted))
     return AskResponse(
         question=question, lang=scores.lang, mode=mode or retriever.mode, answerable=reason is None,
-        abstain_reason=reason, unknown_names=tuple(unknown),
-        evidence_score=round(scores.evidence, 4) if hits else None, answer=answer, citations=tuple(citations),
+        abstain_reason=reason, unknown_names=tuple(n.text for n in unknown),
+        evidence_score=round(scores.evidence, 4) if hits else None,
+        domain_score=round(scores.domain, 4) if scores.domain is not None else None, answer=answer, citations=tuple(citations),
         specs=tuple(specs), spec_answer=spec.answer if spec else None,
         took_ms=round((time.perf_counter() - started) * 1000, 1),
     )

@@ -27,7 +27,7 @@ from kb.specs.facts import FactTable, specs_hash
 # The modules whose code decides what a build contains: an index made by other code is rebuilt for evaluation.
 BUILDER_MODULES = ("build", "chunking", "corpus", "index", "language", "lexical", "markdown", "models", "sentences",
                    "tables", "textnorm", "specs/curated", "specs/facts", "specs/model", "specs/tables",
-                   "specs/units", "specs/vocabulary")
+                   "specs/prose", "specs/quantities", "specs/units", "specs/vocabulary")
 
 
 def builder_digest() -> str:

@@ -206,6 +206,10 @@ def cmd_specs(args: argparse.Namespace) -> int:
     settings = _settings(args)
     read_manifest(settings.index_dir)
     table = FactTable.load(settings.index_dir)
+    if args.candidates:
+        return _print_candidates(table, args.json)
+    if args.coverage:
+        return _write_coverage(settings, table, args)
     attribute = args.attribute
     if attribute and attribute not in table.vocabulary.attributes:
         close = table.close_attributes(attribute)
@@ -241,6 +245,42 @@ def cmd_specs(args: argparse.Namespace) -> int:
               f"{e.citation.location}{flag}")
     if any(e.conflict for e in entries):
         print("\n! sources disagree on this value; each is listed with its source")
+    return 0
+
+
+def _print_candidates(table, as_json: bool) -> int:
+    """Prose readings not sure enough to answer, for curators to confirm in facts.yaml or leave."""
+    from kb.specs.report import candidates_rows
+
+    rows = candidates_rows(table)
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    print(f"{len(rows)} candidate facts (not used to answer; confirm one by adding it to corpus/specs/facts.yaml)\n")
+    for r in rows:
+        print(f"{r['entity']:24} {r['attribute']:20} {r['value_text']:>10}  conf {r['confidence']:.2f}  {r['location']}")
+        print(f"    doubt: {r['doubt'] or '-'}")
+        print(f"    {textwrap.shorten(r['quote'], 110)}")
+    return 0
+
+
+def _write_coverage(settings, table, args) -> int:
+    """The coverage report of the fact readers, printed and written (JSON and Markdown) under eval/results/."""
+    from kb.corpus import load_corpus
+    from kb.specs.report import coverage, coverage_markdown
+
+    report = coverage(settings.corpus_dir, load_corpus(settings.corpus_dir), table)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        print(coverage_markdown(report))
+    if not args.no_write:
+        folder = args.results_dir or Path("eval/results")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "spec-coverage.json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n",
+                                                   encoding="utf-8")
+        (folder / "spec-coverage.md").write_text(coverage_markdown(report), encoding="utf-8")
+        print(f"written {folder / 'spec-coverage.md'} and spec-coverage.json", file=sys.stderr)
     return 0
 
 
@@ -285,6 +325,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--attribute", help="only this attribute, e.g. memory_capacity")
     p.add_argument("--lang", choices=LANGS, default="en", help="language of labels and values")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--candidates", action="store_true", help="list prose readings not sure enough to answer")
+    p.add_argument("--coverage", action="store_true", help="count every number-with-unit statement about an entity "
+                   "and what became of it; writes eval/results/spec-coverage.{md,json}")
+    p.add_argument("--results-dir", type=Path, help="where --coverage writes (default eval/results)")
+    p.add_argument("--no-write", action="store_true", help="--coverage: print only")
     p.set_defaults(func=cmd_specs)
 
     p = sub.add_parser("serve", help="serve the HTTP API and the widget demo")

@@ -1,45 +1,158 @@
-"""Names in a question that the corpus never mentions.
+"""Names in a question that the corpus never mentions, and whether the question is about them.
 
-A question about "the Graphcore Bow IPU" or "the Cerebras CS-3" finds
-passages about other accelerators that score like real answers; no
-retrieval score tells them apart. What does tell them apart is that the
-product's name occurs nowhere in the corpus. Names here are model numbers
-(letters and digits: "CS-3", "910B") and capitalized Latin words after the
-first word of an English question ("Graphcore").
+A question about "the Graphcore Bow IPU" or "寒武纪思元590" finds passages about
+other accelerators that score like real answers; what tells it apart is that
+the product is named nowhere in the corpus. A name is recognized in any
+script: model numbers (letters with digits: "CS-3", "910B", "思元590"),
+capitalized words after the first of a Latin or Cyrillic sentence
+("Graphcore", "Эльбрус") and Chinese proper nouns as jieba tags them
+("寒武纪", "摩尔线程").
+
+An unknown name declines the question only when it is what the question asks
+about: the question names nothing the corpus knows (no entity of the fact
+table, no domain term such as GPU or HBM), or it compares the unknown thing
+with a known one ("is the Maia 100 faster than an H100?"). A name beside a
+known subject is incidental and the question is answered: "How much memory
+does the H100 have for training Mistral models?", "跑Stable Diffusion想用L40S".
+Names written side by side are one name ("Rubin Ultra"), known only if the
+corpus writes those words side by side: a known family name with a new word
+after it is a new product, and the question is about that product.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
-_MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]*")
-_CAPITALIZED = re.compile(r"(?<![A-Za-z0-9\-])[A-Z][a-z]{2,}(?![A-Za-z0-9])")
-_TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+from kb.language import HAN, RUSSIAN_LOWER
+
+_MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]*"
+                           rf"|[{HAN}]{{1,6}}\d[A-Za-z0-9\-]*")  # Latin letters with digits, or Chinese ones: "思元590"
+_CAPITALIZED = re.compile(r"(?<![A-Za-zА-Яа-яЁё0-9\-])(?:[A-Z][a-z]{2,}|[А-ЯЁ][а-яё]{2,})(?![A-Za-zА-Яа-яЁё0-9])")
+_TOKEN = re.compile(rf"[a-z0-9{RUSSIAN_LOWER}]+(?:-[a-z0-9{RUSSIAN_LOWER}]+)*")
+_HAN_RUN = re.compile(f"[{HAN}]+")
+_PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
+# A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
+_WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z]?(?![A-Za-z0-9])")
+# Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
+_COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared)\b|(?<![а-яё])(?:или|чем|против|сравн\w*)(?![а-яё])|"
+                        r"还是|比|和|跟|与|对比", re.IGNORECASE)
 
 
-def corpus_words(texts) -> frozenset[str]:
-    """Every Latin token of the corpus, lower-cased, with and without hyphens."""
+@dataclass(frozen=True)
+class Name:
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class CorpusWords:
+    """What the corpus mentions: Latin and Cyrillic tokens (with and without hyphens) and its Chinese text."""
+
+    words: frozenset[str]
+    han_text: str
+    pairs: frozenset[str] = frozenset()  # words the corpus writes side by side: "blackwell ultra"
+
+    def mentions(self, name: str) -> bool:
+        key = name.lower().strip("-")
+        if _HAN_RUN.search(key):
+            return all(run in self.han_text for run in _HAN_RUN.findall(key)) and \
+                all(self._latin_known(part) for part in _HAN_RUN.split(key) if part.strip("- "))
+        return self._latin_known(key)
+
+    def _latin_known(self, key: str) -> bool:
+        key = key.strip("- ")
+        if key in self.words or key.replace("-", "").replace(" ", "") in self.words:
+            return True
+        # a name of several words is known when every word is ("TPU v5e"), and a word of three
+        # letters or more with a generation number when both are ("NVLink4" for "NVLink 4.0")
+        parts = key.split()
+        if len(parts) > 1:
+            # words alone ("Rubin Ultra") name a product only together: the corpus must write them so
+            together = not any(c.isdigit() for c in key)
+            return all(self._latin_known(p) for p in parts) and (not together or all(
+                f"{a} {b}" in self.pairs for a, b in zip(parts, parts[1:], strict=False)))
+        split = re.fullmatch(r"([a-z]{3,})-?(\d+)", key)
+        return bool(split) and split.group(1) in self.words and split.group(2) in self.words
+
+
+def corpus_words(texts) -> CorpusWords:
     words: set[str] = set()
+    pairs: set[str] = set()
+    han: list[str] = []
     for text in texts:
-        for token in _TOKEN.findall(text.lower()):
+        tokens = _TOKEN.findall(text.lower())
+        for token in tokens:
             words.add(token)
             words.add(token.replace("-", ""))
             words.update(token.split("-"))
-    return frozenset(words)
+        pairs.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
+        han.extend(_HAN_RUN.findall(text))
+    return CorpusWords(frozenset(words), "\u3000".join(han), frozenset(pairs))
 
 
-def unknown_names(question: str, words: frozenset[str], lang: str | None = "en") -> list[str]:
-    """Names in the question that occur nowhere in the corpus, in question order."""
-    # English capitalizes its first word whatever it is; in a Russian or Chinese question a
-    # capitalized Latin word is a name wherever it stands.
-    first = re.match(r"\s*\S+", question) if lang in (None, "en") else None
+@lru_cache(maxsize=1)
+def _posseg():
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba.posseg
+
+
+def names_in(question: str, lang: str | None = "en") -> list[Name]:
+    """Product and company names in a question, in question order."""
+    # A Latin or Cyrillic sentence capitalizes its first word whatever it is.
+    first = re.match(r"\s*\S+", question) if lang in (None, "en", "ru") else None
     skip_to = first.end() if first else 0
-    names = [m for m in _MODEL_NUMBER.finditer(question)]
-    names += [m for m in _CAPITALIZED.finditer(question) if m.start() >= skip_to]
-    out = []
-    for m in sorted(names, key=lambda m: m.start()):
-        name = m.group(0).strip("-")
-        key = name.lower()
-        if key and key not in words and key.replace("-", "") not in words and name not in out:
+    found = [Name(m.group(0).strip("-"), m.start(), m.end()) for m in _MODEL_NUMBER.finditer(question)]
+    words = [Name(m.group(0), m.start(), m.end()) for m in _CAPITALIZED.finditer(question) if m.start() >= skip_to]
+    for a, b in zip(words, words[1:], strict=False):  # capitalized words one space apart are one name ("Rubin Ultra")
+        if question[a.end:b.start] == " ":
+            found.append(Name(f"{a.text} {b.text}", a.start, b.end))
+    found += words
+    found += [Name(m.group(0), m.start(), m.end()) for m in _WORD_NUMBER.finditer(question)]
+    for run in _HAN_RUN.finditer(question):
+        pos = run.start()
+        for word, flag in _posseg().cut(run.group(0)):
+            if flag in _PROPER and len(word) >= 2:
+                found.append(Name(word, pos, pos + len(word)))
+            pos += len(word)
+    # one name per place: the longest of those that overlap
+    out: list[Name] = []
+    for name in sorted(found, key=lambda n: (n.start, -(n.end - n.start))):
+        if name.text and not any(name.start < o.end and o.start < name.end for o in out):
             out.append(name)
     return out
+
+
+def unknown_names(question: str, words: CorpusWords, lang: str | None = "en") -> list[Name]:
+    """Names in the question that occur nowhere in the corpus."""
+    return [n for n in names_in(question, lang) if not words.mentions(n.text)]
+
+
+def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]) -> bool:
+    """Whether the unknown names are what the question asks about, given the spans of the known
+    subjects it names (fact-table entities, domain terms)."""
+    if not unknown:
+        return False
+    # a known name inside an unknown one, or right before it, is part of it: "NVIDIA" and "Rubin" of
+    # "NVIDIA Rubin Ultra"
+    def part_of(a: int, b: int, n: Name) -> bool:
+        rest = question[n.start:a] + question[b:n.end]
+        inside = n.start <= a and b <= n.end and rest.strip() and all(w[:1].isupper() for w in rest.split())
+        return bool(inside) or (b <= n.start and not question[b:n.start].strip())
+
+    known = [(a, b) for a, b in known if not any(part_of(a, b, n) for n in unknown)]
+    if not known:
+        return True
+    # compared with a known subject: a comparing word between an unknown name and a known one
+    for name in unknown:
+        for start, end in known:
+            left, right = (name.end, start) if name.end <= start else (end, name.start)
+            if left <= right and _COMPARING.search(question[left:right]):
+                return True
+    return False

@@ -149,6 +149,18 @@ class LexicalIndex:
     def anchor_tokens(self, tokens: list[str]) -> list[str]:
         return [t for t in tokens if t in self.anchors]
 
+    def anchor_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where ``text`` writes a name the corpus shares across its languages ("GPU", "HBM", "NVLink"),
+        with a capital as names are written; numbers do not count."""
+        spans = []
+        for m in _LATIN_WORD.finditer(text):
+            word = m.group(0)
+            tokens = tokenize(word)
+            if any(ch.isupper() for ch in word) and tokens and \
+                    (tokens[0] in self.anchors or tokens[0].removesuffix("s") in self.anchors):
+                spans.append(m.span())
+        return spans
+
     def overlap(self, question: list[str], text: str, same_language: bool) -> float:
         """The share of the question's distinct tokens that ``text`` holds; in another language's
         text only the anchors among them can match."""

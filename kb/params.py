@@ -44,6 +44,8 @@ class AnswerPolicy:
 
     answer_min_score: float
     answer_max_sentences: int
+    answer_min_domain: float
+    answer_lang_bonus: float
     pin_spec_evidence: bool
 
     @classmethod

@@ -23,6 +23,7 @@ class Frozen(BaseModel):
 class AbstainReason(StrEnum):
     """Why a question is declined."""
 
+    OFF_TOPIC = "off_topic"  # the question is not about the knowledge base's subject (kb.domain)
     WEAK_EVIDENCE = "weak_evidence"  # the best passage scores below answer_min_score
     UNKNOWN_NAME = "unknown_name"  # the question names something the corpus never mentions
     NO_FACT = "no_fact"  # a known entity and attribute, but the fact table has no such fact
@@ -50,7 +51,8 @@ class Citation(Frozen):
 
 class Answer(Frozen):
     text: str = Field(description="sentences copied from the cited passages, each followed by its [n] marker")
-    lang: str = Field(description="the language of the first quoted passage")
+    source_lang: str = Field(description="the language the answer is written in: that of its first quoted passage, "
+                             "which may differ from the question's")
     citations: tuple[int, ...] = Field(description="the [n] numbers the answer quotes, in order")
 
 
@@ -61,8 +63,8 @@ class SpecSource(Frozen):
     anchor: str = Field(description="the anchor of the section that states the fact")
     char_start: int = Field(description="offset of the quote in the article body")
     char_end: int = Field(description="end offset of the quote in the article body")
-    origin: Literal["table", "curated"] = Field(
-        description="table: read from a Markdown table; curated: corpus/specs/facts.yaml")
+    origin: Literal["table", "curated", "prose"] = Field(
+        description="table: read from a Markdown table; prose: read from a sentence; curated: corpus/specs/facts.yaml")
     location: str = Field(description="file:line of the fact's source, for curators")
     context: str | None = Field(description="for a table row: the table's header row")
 
@@ -130,6 +132,8 @@ class ComparisonAnswer(Frozen):
     ratio: tuple[float, float] | None = Field(description="higher over lower, as a range over the sources")
     unit: str | None = Field(description="the unit of the difference")
     text: str = Field(description="the comparison in the question's language")
+    relation: str | None = Field(None, description="when a side has no value of its own: the source sentence that "
+                                                   "states how the two relate (\"60% lower than P4d\")")
 
 
 class SuperlativeAnswer(Frozen):
@@ -153,11 +157,14 @@ class AskResponse(Frozen):
     mode: Mode = Field(description="the retrieval mode that ranked the passages")
     answerable: bool = Field(description="false when the service declines the question (see abstain_reason)")
     abstain_reason: AbstainReason | None = Field(
-        description="null when answerable; weak_evidence, unknown_name (the question names something the corpus "
-                    "never mentions) or no_fact (a known entity and attribute, but no such fact)")
+        description="null when answerable; off_topic (not about AI hardware), weak_evidence, unknown_name (the "
+                    "question is about something the corpus never mentions) or no_fact (a known entity and attribute, "
+                    "but no such fact)")
     unknown_names: tuple[str, ...] = Field(description="names in the question that occur nowhere in the corpus")
     evidence_score: float | None = Field(
         description="hybrid score of the best passage; below answer_min_score the question is unanswerable")
+    domain_score: float | None = Field(None, description="log-odds that the question is about AI hardware at all; "
+                                                         "below answer_min_domain it is declined as off-topic")
     answer: Answer | None = Field(description="the extractive answer; null when the question is unanswerable")
     citations: tuple[Citation, ...] = Field(description="the passages, numbered; spec evidence first")
     specs: tuple[SpecEntry, ...] = Field(description="fact-table entries for a spec question")

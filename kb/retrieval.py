@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kb.calibration import LanguageCalibration, calibrated, calibration_for
+from kb.domain import domain_gate_for
 from kb.embedding.encoder import Encoder
 from kb.errors import QuestionError
 from kb.glossary import Glossary, load_glossary
@@ -54,6 +55,7 @@ class QueryScores:
     # The best hybrid score (dense + weight x lexical) whatever the ranking mode, so that one
     # calibrated threshold decides whether dense, lexical and hybrid requests are answerable.
     evidence: float
+    domain: float | None = None  # the domain gate's log-odds (kb.domain); None for a model without a gate
 
 
 def lexical_match(raw: np.ndarray, attainable: float, min_match: float) -> np.ndarray:
@@ -121,6 +123,7 @@ class Retriever:
         # a model calibrated before sentences were: its passage offsets are the nearer guess
         self.sentence_calibration = calibration_for(encoder.model_id, encoder.weights_hash(), "sentence") \
             or self.calibration
+        self.domain_gate = domain_gate_for(encoder.model_id, encoder.weights_hash())
 
     @classmethod
     def from_settings(cls, index: KnowledgeIndex, encoder: Encoder, settings) -> Retriever:
@@ -157,8 +160,9 @@ class Retriever:
         else:
             fused = dense
         evidence = float((dense + p.fusion_lexical_weight * lexical).max()) if dense.size else float("-inf")
+        domain = self.domain_gate.score(vector) if self.domain_gate else None
         return QueryScores(question=text, lang=lang, tokens=tokens, query_vector=vector, dense=dense,
-                           sentence_dense=sentence_dense, lexical=lexical, fused=fused, evidence=evidence)
+                           sentence_dense=sentence_dense, lexical=lexical, fused=fused, evidence=evidence, domain=domain)
 
     def sentence_evidence(self, scores: QueryScores, chunks: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The sentences of these chunk positions (rows of ``index.sentence_spans``) and how well each
@@ -173,6 +177,10 @@ class Retriever:
                 text = chunk.span_text(int(spans[r, 1]), int(spans[r, 2]))
                 overlap[k] = self.index.lexical.overlap(scores.tokens, text, chunk.lang == scores.lang)
         return rows, scores.sentence_dense[rows] + self.params.fusion_lexical_weight * overlap
+
+    def domain_term_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where the text names things the corpus is about across its languages (see ``LexicalIndex.anchor_spans``)."""
+        return self.index.lexical.anchor_spans(text)
 
     def rank(self, scores: QueryScores, top_k: int, pinned: Sequence[int] = ()) -> list[Hit]:
         """The top passages by fused score; ``pinned`` chunk positions go first, in their order

@@ -59,15 +59,21 @@ class Settings(BaseSettings):
                                      "passage must exceed to get lexical credit")
     fusion_dense_window: float | None = Field(0.5, ge=0.0, description="lexical evidence counts only within this "
                                               "distance of the best calibrated dense score; null: everywhere")
-    diversify_margin: float = Field(0.1, ge=0.0, description="among passages within this score of the best left, "
+    # chosen by `kb eval --sweep` on dev (eval/results/sweep-fusion-e5-small.md), as are the answer knobs below
+    diversify_margin: float = Field(0.5, ge=0.0, description="among passages within this score of the best left, "
                                     "one from the least-cited article goes first; 0: pure score order")
     use_glossary: bool = Field(True, description="carry question terms across languages with corpus/glossary.yaml")
     max_chunks_per_article: int = Field(0, ge=0, description="0 means no cap")
-    # `kb eval --sweep`: the best abstention F1 that loses no answerable question of the suite is any
-    # threshold in (2.64, 3.63], and the sweep takes the middle; near-miss questions (a known chip, an
-    # attribute the corpus lacks) score like answerable ones, so a score alone catches only off-topic ones.
-    answer_min_score: float = Field(3.14, description="top hybrid score below which a question is unanswerable")
+    # the best abstention F1 on dev that loses no answerable question is any threshold in (4.84, 5.10], and the
+    # sweep takes the middle; near-miss questions (a known chip, an attribute the corpus lacks) score like
+    # answerable ones, so a score alone catches only off-topic ones.
+    answer_min_score: float = Field(4.97, description="top hybrid score below which a question is unanswerable")
     answer_max_sentences: int = Field(3, ge=1, le=5)
+    answer_min_domain: float = Field(1.21, description="domain gate log-odds (kb.domain) below which a question that "
+                                     "names nothing the corpus knows is declined as off-topic; chosen on dev")
+    # every bonus that quotes more answers in the question's language costs support on dev: kept off
+    answer_lang_bonus: float = Field(0.0, ge=0.0, description="calibrated score added to sentences written in the "
+                                     "question's language when the answer's sentences are chosen; chosen on dev")
     pin_spec_evidence: bool = Field(True, description="the passages that hold a spec answer's facts lead the "
                                     "citations, whatever their retrieval score")
 

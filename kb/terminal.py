@@ -16,8 +16,12 @@ def print_answer(response) -> None:
     print_specs(response)
     if response.answer:
         print()
-        for line in textwrap.wrap("A: " + " ".join(response.answer.text.split()), width):
+        quoted_in = f"  (quoted in {response.answer.source_lang})" if response.answer.source_lang != response.lang else ""
+        for line in textwrap.wrap("A: " + " ".join(response.answer.text.split()) + quoted_in, width):
             print(line)
+    elif response.abstain_reason == AbstainReason.OFF_TOPIC:
+        print("\nDeclined: the question is not about AI training hardware (domain gate).")
+        return
     elif response.citations:
         why = {AbstainReason.UNKNOWN_NAME: f"the corpus never mentions {', '.join(response.unknown_names)}",
                AbstainReason.NO_FACT: response.spec_answer.text if response.spec_answer else ""}

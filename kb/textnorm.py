@@ -1,7 +1,13 @@
 """Text normalization shared by curation, indexing and questions.
 
 Chinese is folded to Simplified script with OpenCC so that a Traditional
-question ("訓練") finds a Simplified passage ("训练") and the reverse.
+question ("訓練") finds a Simplified passage ("训练") and the reverse. Curation
+converts characters only (``t2s``: the curated text keeps its author's words);
+matching of text written in Traditional characters also folds Taiwan phrasing
+to mainland words (``tw2sp``: "記憶體頻寬" -> "内存带宽", "晶片" -> "芯片"), so a
+question asked in Taiwan's terms finds the same passages and attribute cues.
+Text already in Simplified is left alone: ``tw2sp`` would read its mainland
+words as Taiwan's ("程序" -> "进程").
 """
 
 from __future__ import annotations
@@ -12,16 +18,16 @@ from functools import lru_cache
 from kb.language import has_han
 
 
-@lru_cache(maxsize=1)
-def _t2s():
+@lru_cache(maxsize=2)
+def _converter(config: str):
     import opencc
 
-    return opencc.OpenCC("t2s")
+    return opencc.OpenCC(config)
 
 
 def to_simplified(text: str) -> str:
     """Traditional Chinese characters to Simplified; other text unchanged."""
-    return _t2s().convert(text)
+    return _converter("t2s").convert(text)
 
 
 def normalize_for_matching(text: str) -> str:
@@ -31,4 +37,7 @@ def normalize_for_matching(text: str) -> str:
     it is only ever used for embedding and matching, never for citations.
     """
     text = unicodedata.normalize("NFKC", text)
-    return to_simplified(text) if has_han(text) else text
+    if not has_han(text):
+        return text
+    simplified = _converter("t2s").convert(text)
+    return simplified if simplified == text else _converter("tw2sp").convert(text)

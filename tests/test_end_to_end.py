@@ -41,6 +41,44 @@ def test_traditional_question_matches_simplified_text(client):
     assert any("3GHz" in c["text"] for c in traditional)
 
 
+@pytest.mark.parametrize("question", ["What is a good recipe for banana bread?", "Какой рецепт у борща?",
+                                      "红烧肉怎么做？"])
+def test_off_topic_questions_are_declined_in_every_language(client, question):
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert not body["answerable"] and body["abstain_reason"] == "off_topic", body["domain_score"]
+    assert body["answer"] is None
+
+
+def test_an_incidental_unknown_name_is_answered_and_an_asked_about_one_declined(client):
+    body = client.post("/v1/ask", json={"question": "How much memory does the H100 have for training Mistral models?"}).json()
+    assert body["answerable"] and "Mistral" in body["unknown_names"]
+    assert any(s["entity"] == "nvidia-h100-sxm" for s in body["specs"])
+    asked = client.post("/v1/ask", json={"question": "сколько HBM у Microsoft Maia 100"}).json()
+    assert not asked["answerable"] and asked["abstain_reason"] == "unknown_name"
+    new = client.post("/v1/ask", json={"question": "When will the NVIDIA Rubin Ultra ship to customers?"}).json()
+    assert new["abstain_reason"] == "unknown_name" and new["unknown_names"] == ["Rubin Ultra"]
+
+
+def test_an_attribute_the_table_lacks_is_declined_and_never_answered_with_another(client):
+    body = client.post("/v1/ask", json={"question": "What is the die area of the TPU v5e?"}).json()
+    assert not body["answerable"] and body["abstain_reason"] == "no_fact"
+    assert body["spec_answer"]["text"] == "The corpus has no die area for Google TPU v5e." and not body["specs"]
+
+
+def test_a_comparison_rests_on_a_stated_relation_winner_first(client):
+    body = client.post("/v1/ask", json={"question": "Что выгоднее: DL1 или P4d?"}).json()
+    text = body["spec_answer"]["text"]
+    assert body["answerable"] and text.startswith("AWS EC2 DL1") and "60%" in text and "13,11" in text
+    assert "60%" in body["answer"]["text"]  # the sentence that states the relation is quoted
+
+
+def test_a_comparison_of_classes_quotes_the_passage_that_compares_them(client):
+    body = client.post("/v1/ask", json={"question": "Что дешевле для обучения: TPU или GPU?"}).json()
+    assert body["answerable"] and body["spec_answer"] is None and not body["specs"]
+    assert re.search(r"TPU|GPU", body["answer"]["text"])
+    assert body["answer"]["source_lang"] in ("en", "ru", "zh")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -11,7 +11,8 @@ from kb.lexical import LexicalIndex, tokenize
     ("32GB of HBM", "32 GB of HBM"),
     ("13,11 USD", "13.11 usd"),
     ("2.9 TB/sec", "2.9 TBps"),
-    ("訓練晶片", "训练晶片"),  # Traditional and Simplified are one token stream
+    ("訓練模型", "训练模型"),  # Traditional and Simplified are one token stream
+    ("訓練晶片", "训练芯片"),  # and Taiwan's words are mainland's
     ("ＴＰＵ　ｖ５ｐ", "TPU v5p"),  # full-width folded
 ])
 def test_equivalent_spellings_tokenize_alike(a, b):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pydantic import ValidationError
 
-from kb.coverage import corpus_words, unknown_names
+from kb.coverage import asked_about, corpus_words, unknown_names
 from kb.evaluation.answers import answer_correct, lost_value_safe, names_winner, spec_match, states_value
 from kb.evaluation.datasets import Expected
 from kb.evaluation.sweep import abstention_thresholds
@@ -27,14 +29,45 @@ def test_language_is_the_script_of_the_non_latin_letters(text, lang):
     assert detect_language(text) == lang
 
 
-def test_names_the_corpus_never_mentions():
-    words = corpus_words(["The Gaudi2 has 96 GB; Cerebras is not covered here. TPU v5e and MI300X."])
-    assert unknown_names("What is the memory of the Graphcore Bow IPU?", words) == ["Graphcore", "Bow"]
-    assert unknown_names("How much does a Cerebras CS-3 cost?", words) == ["CS-3"]
-    assert unknown_names("华为昇腾910B的价格是多少？", words, "zh") == ["910B"]
-    assert unknown_names("Graphcore IPU有多少内存？", words, "zh") == ["Graphcore"]  # no sentence-initial rule
-    assert unknown_names("What memory does the Gaudi2 have?", words) == []  # "What" starts the sentence
-    assert unknown_names("Is MI300X faster than TPU v5e?", words) == []
+def _unknown(question, words, lang="en"):
+    return [n.text for n in unknown_names(question, words, lang)]
+
+
+def test_names_the_corpus_never_mentions_in_any_script():
+    words = corpus_words(["The Gaudi2 has 96 GB; Cerebras is not covered here. TPU v5e and MI300X. 英伟达的芯片。"])
+    assert _unknown("What is the memory of the Graphcore Bow IPU?", words) == ["Graphcore Bow"]  # one name
+    assert _unknown("How much does a Cerebras CS-3 cost?", words) == ["CS-3"]
+    assert _unknown("华为昇腾910B的价格是多少？", words, "zh") == ["华为昇腾910B"]
+    assert _unknown("寒武纪思元590的FP16算力有多少", words, "zh")[0] == "寒武纪思元590"  # Chinese name with digits
+    assert "寒武纪" in _unknown("寒武纪的芯片怎么样", words, "zh")  # a Chinese proper noun, no digits
+    assert _unknown("英伟达的芯片", words, "zh") == []  # named in the corpus
+    assert _unknown("Сколько памяти у ускорителя Эльбрус?", words, "ru") == ["Эльбрус"]  # Cyrillic, not first
+    assert _unknown("Graphcore IPU有多少内存？", words, "zh") == ["Graphcore"]  # no sentence-initial rule
+    assert _unknown("is microsoft's maia 100 faster", words) == ["maia 100"]  # a word and a number, any case
+    assert _unknown("What memory does the Gaudi2 have?", words) == []  # "What" starts the sentence
+    assert _unknown("Is MI300X faster than TPU v5e?", words) == []
+
+
+def test_an_unknown_name_declines_only_what_it_is_about():
+    def about(question, known_words):
+        words = corpus_words(["H100 and Gaudi2 and GPU"])
+        known = [m.span() for w in known_words for m in re.finditer(w, question)]
+        return asked_about(question, unknown_names(question, words), known)
+    assert about("What is the memory of the Graphcore Bow IPU?", [])  # nothing known: it is the subject
+    assert not about("How much memory does the H100 have for training Mistral models?", ["H100"])  # incidental
+    assert not about("Can I rent Gaudi2 on Kubernetes?", ["Gaudi2"])
+    assert about("Is the Graphcore IPU faster than an H100?", ["H100"])  # compared with a known one
+    assert not about("How much memory does the H100 have?", ["H100"])  # nothing unknown at all
+
+
+def test_known_words_side_by_side_the_corpus_never_writes_name_a_new_product():
+    words = corpus_words(["Rubin is next. Blackwell Ultra ships. The Ultra variant. NVIDIA H100."])
+    assert _unknown("When will the NVIDIA Rubin Ultra ship?", words) == ["Rubin Ultra"]
+    assert _unknown("Does the Blackwell Ultra have more memory?", words) == []  # written together in the corpus
+    question = "When will the NVIDIA Rubin Ultra ship?"
+    known = [(question.index("NVIDIA"), question.index("NVIDIA") + 6), (question.index("Rubin"), question.index("Rubin") + 5)]
+    # "NVIDIA" and "Rubin" are parts of the new name, not a known subject beside it
+    assert asked_about(question, unknown_names(question, words), known)
 
 
 def test_expected_spec_forms_are_exclusive():

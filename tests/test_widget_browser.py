@@ -33,10 +33,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_server(index_dir: Path, tmp: Path, allowed_origins: list[str]) -> tuple[subprocess.Popen, str]:
+def _start_server(index_dir: Path, tmp: Path, allowed_origins: list[str], **settings: str) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     env = {**os.environ, "KB_INDEX_DIR": str(index_dir), "KB_PORT": str(port), "KB_FEEDBACK_DB": str(tmp / "feedback.sqlite3"),
-           "KB_CORS_ALLOW_ORIGINS": json.dumps(allowed_origins), "KB_RATE_LIMIT_PER_MINUTE": "1000"}
+           "KB_CORS_ALLOW_ORIGINS": json.dumps(allowed_origins), "KB_RATE_LIMIT_PER_MINUTE": "1000", **settings}
     process = subprocess.Popen([sys.executable, "-m", "kb.cli", "serve", "--host", "127.0.0.1"], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
@@ -128,7 +128,8 @@ def test_demo_page_conversation_markers_and_feedback(browser, sites):
     focused = page.evaluate("document.querySelector('kb-chat').shadowRoot.activeElement.id")
     assert focused.endswith(f"-{n}")
     assert "target" in last.locator(f"#{focused}").get_attribute("class")
-    assert last.locator(".card mark").count() >= 1  # the quoted sentence is highlighted
+    # the quoted sentence is highlighted: marked in prose, or its row in a table
+    assert last.locator(".card mark").count() + last.locator(".card tr.quoted").count() >= 1
     page.screenshot(path=str(SCREENSHOT.parent.mkdir(parents=True, exist_ok=True) or SCREENSHOT))
     last.locator(".feedback button").first.click()
     last.locator(".feedback [role=status]").wait_for(timeout=10000)
@@ -224,7 +225,8 @@ def test_article_with_markup_renders_inert(browser, tmp_path, default_encoder):
     (corpus / "en").mkdir(parents=True)
     (corpus / "en" / "xss-test-article.md").write_text(XSS_ARTICLE, encoding="utf-8")
     build_index(corpus, tmp_path / "index", default_encoder, progress=False)
-    process, api = _start_server(tmp_path / "index", tmp_path, [])
+    # one hostile article and no fact table: the domain gate is off, so its passage is shown whatever it scores
+    process, api = _start_server(tmp_path / "index", tmp_path, [], KB_ANSWER_MIN_DOMAIN="-1e9", KB_ANSWER_MIN_SCORE="-1e9")
     try:
         page = browser.new_page()
         page.on("dialog", lambda dialog: pytest.fail("a dialog opened: script ran"))
@@ -259,4 +261,42 @@ def test_spec_answer_renders_a_table_with_sources_and_disagreement(browser, site
     link = rows.first.locator("a")
     assert "/articles/" in link.get_attribute("href") and link.get_attribute("title")  # the quote on hover
     assert last.locator(".card").count() >= 1  # the passages are still there
+    page.close()
+
+
+@pytest.mark.parametrize(("question", "words"), [
+    ("What is a good recipe for banana bread?", "outside what this assistant knows"),
+    ("Какой рецепт у борща?", "вне моей темы"),
+    ("红烧肉怎么做？", "超出了我的范围"),
+])
+def test_off_topic_question_is_declined_politely_in_its_language_with_suggestions(browser, sites, question, words):
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    page.goto(sites["allowed"] + "/plain.html")  # an English page: the decline follows the question, not the page
+    _ask(page, question)
+    last = page.locator("kb-chat .msg.bot").last
+    assert words in last.locator("p.decline").inner_text()
+    suggestions = last.locator(".suggestions button")
+    assert suggestions.count() >= 2
+    assert last.locator(".card").count() == 0  # unrelated passages are not offered as if they answered
+    before = page.locator("kb-chat .msg.bot").count()
+    suggestions.first.click()  # a suggestion is asked as it is
+    page.wait_for_function(
+        "n => document.querySelector('kb-chat').shadowRoot.querySelectorAll('.msg.bot').length > n", arg=before,
+        timeout=60000)
+    assert page.locator("kb-chat .msg.bot").last.locator(".marker").count() >= 1
+    page.close()
+
+
+def test_quote_in_another_language_is_labelled_and_table_rows_render_as_tables(browser, sites):
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    page.goto(sites["api"] + "/")
+    page.locator("kb-chat button.launcher").click()
+    _ask(page, "Сколько памяти HBM у B200?")  # a Russian question whose evidence is an English or Chinese table row
+    last = page.locator("kb-chat .msg.bot").last
+    label = last.locator(".answer .source-lang")
+    assert label.count() == 1 and "цитата" in label.inner_text()
+    quoted = last.locator(".card table.row tr.quoted")
+    assert quoted.count() >= 1, last.inner_html()
+    assert "|" not in quoted.first.inner_text()  # cells, not Markdown pipes
+    assert quoted.first.locator("td").count() >= 2
     page.close()

@@ -20,8 +20,8 @@ def read_first(response: AskResponse) -> str | None:
     """The text a user reads first, or None when the question is declined."""
     if not response.answerable:
         return None
-    if response.spec_answer is not None:
-        return response.spec_answer.text
+    if response.spec_answer is not None and (response.specs or response.answer is None):
+        return response.spec_answer.text  # a value from the fact table leads; a note that it has none does not
     return response.answer.text if response.answer else None
 
 
@@ -61,7 +61,8 @@ def spec_match(response: AskResponse, expected: Expected) -> bool:
 
 def states_value(text: str, value: float, unit: str) -> bool:
     """Whether a number in ``text`` is ``value``, in its unit or another unit of the same dimension."""
-    numbers = [n.value for n in numbers_in(normalize_for_matching(text))]
+    # as written (no-break spaces group thousands) and normalized (full-width digits)
+    numbers = [n.value for n in numbers_in(text) + numbers_in(normalize_for_matching(text))]
     dimension = UNITS[unit].dimension if unit in UNITS else None
     candidates = [value] + [convert(value, unit, other) for other, u in UNITS.items()
                             if dimension is not None and u.dimension == dimension and other != unit]

@@ -8,7 +8,8 @@ from kb.response import AbstainReason
 RETRIEVAL = ("ndcg@10", "recall@1", "recall@5", "recall@10", "mrr@10")
 ABSTAIN_REASONS = {AbstainReason.WEAK_EVIDENCE: "the evidence scored below answer_min_score",
                    AbstainReason.UNKNOWN_NAME: "the question names something the corpus never mentions",
-                   AbstainReason.NO_FACT: "the fact table lacks the attribute for a known entity"}
+                   AbstainReason.NO_FACT: "the fact table lacks the attribute for a known entity",
+                   AbstainReason.OFF_TOPIC: "the domain gate judged the question outside AI hardware"}
 SPEC_FORMS = {
     "value": "a `specs` entry about the expected entity with the expected value and unit",
     "comparison": "`spec_answer` names the expected winner on the asked side, and every compared value is cited",

@@ -96,6 +96,10 @@ def summarize_kb(rows: list[dict]) -> dict:
                  "new_attribute": _mean([r for r in expected if "new_attribute" in r["tags"]], lambda r: r["spec_match"])},
         "abstention": abstention(rows),
         "answer_support": _mean(supported, lambda r: r["answer_supported"]),
+        # of the answered questions whose answer read first is a quoted passage: quoted in the question's language
+        "answer_in_question_lang": _mean([r for r in rows if r.get("answer_lang") and r["answerable_predicted"]
+                                          and r["read_first"] == r["answer"]],
+                                         lambda r: r["answer_lang"] == r["lang"]),
         "by_tag": {tag: {"questions": len(g),
                          "recall@5": _mean([r for r in g if "metrics" in r], lambda r: r["metrics"]["recall@5"]),
                          "answer": _mean([r for r in g if r.get("answer_correct") is not None],

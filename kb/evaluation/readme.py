@@ -121,11 +121,15 @@ def sweep_block(results: Path) -> str:
              f"(recall {chosen['recall']:.3f}, precision {chosen['precision']:.3f})."]
     if chosen.get("range"):
         lines[0] += f" Every threshold in ({chosen['range'][0]:.2f}, {chosen['range'][1]:.2f}] does as well."
+    if "domain" in data:
+        lines[0] += (f" The domain gate's threshold is {data['domain']['threshold']} (off-topic dev questions declined "
+                     f"{data['domain']['off_topic_recall']:.3f}); the bonus for sentences in the question's language is "
+                     f"{data['lang_bonus_chosen']['bonus']}.")
     knobs = _load(results, f"kb-{DEFAULT}")["knobs"]
     names = ("dense_sentence_share", "fusion_lexical_weight", "max_chunks_per_article", "fusion_dense_window",
-             "lexical_min_match", "diversify_margin", "answer_min_score")
+             "lexical_min_match", "diversify_margin", "answer_min_score", "answer_min_domain", "answer_lang_bonus")
     lines.append("The values the default configuration runs with (and every committed result was made with): "
-                 + ", ".join(f"{n} {knobs[n]}" for n in names) + f". The full grids are in "
+                 + ", ".join(f"{n} {knobs[n]}" for n in names if n in knobs) + f". The full grids are in "
                  f"`eval/results/sweep-fusion-{DEFAULT}.md`.")
     return "\n".join(lines)
 
@@ -160,7 +164,43 @@ def dataset_block(results: Path) -> str:
     return "\n".join(lines)
 
 
-RENDERERS = {"headline": headline_block, "configs": configs_block, "pairs": pairs_block,
+def _cell(block: dict | None) -> str:
+    return fmt(block) if block and block.get("n") else "–"
+
+
+def answers_block(results: Path) -> str:
+    """What a user sees, by language, on both splits: the answer read first, spec lookups, abstention."""
+    s = _load(results, f"kb-{DEFAULT}")["summary"]
+    rows = [("answer read first is right", lambda x, lang: x["answer"]["by_lang"].get(lang)),
+            ("off-topic declined", lambda x, lang: x["abstention"]["off_topic"]["by_lang"].get(lang))]
+    lines = ["| figure | split | all | en | ru | zh |", "| --- | --- | --- | --- | --- | --- |"]
+    for name, get in rows:
+        for split in ("test", "dev"):
+            overall = s[split]["answer"]["overall"] if name.startswith("answer") else \
+                s[split]["abstention"]["off_topic"]["recall"]
+            lines.append(f"| {name} | {split} | {_cell(overall)} | "
+                         + " | ".join(_cell(get(s[split], lang)) for lang in ("en", "ru", "zh")) + " |")
+    lines += ["", "| figure | test (held out) | dev |", "| --- | --- | --- |"]
+    single = [("spec: right entity, value and unit", lambda x: x["spec"]["overall"]),
+              ("spec, attributes added by the readers (tag new_attribute)", lambda x: x["spec"]["new_attribute"]),
+              ("near misses declined", lambda x: x["abstention"]["near_miss"]["recall"]),
+              ("answerable wrongly declined", lambda x: x["abstention"]["answerable_declined"]),
+              ("answers quoted in the question's language", lambda x: x.get("answer_in_question_lang"))]
+    lines += [f"| {name} | {_cell(get(s['test']))} | {_cell(get(s['dev']))} |" for name, get in single]
+    return "\n".join(lines)
+
+
+def coverage_block(results: Path) -> str:
+    r = _load(results, "spec-coverage")
+    k = r["kinds"]
+    return (f"{r['statements']} number-with-unit statements about named entities (tables "
+            f"{sum(r['by_origin']['table'].values())}, prose {sum(r['by_origin']['prose'].values())}): "
+            f"{k.get('fact', 0)} facts, {k.get('candidate', 0)} candidates for curators, {k.get('judged', 0)} skipped "
+            f"as not a specification, {k.get('unresolved', 0)} unresolved; facts, candidates or judged skips "
+            f"{r['accounted']:.1%} (target {r['target']:.0%}). Details: `eval/results/spec-coverage.md`.")
+
+
+RENDERERS = {"headline": headline_block, "answers": answers_block, "coverage": coverage_block, "configs": configs_block, "pairs": pairs_block,
              "comparisons": comparisons_block, "xquad": xquad_block, "sweep": sweep_block, "dataset": dataset_block}
 
 

@@ -133,7 +133,19 @@ def calibrate(config: str, base: Settings, progress: bool = True) -> dict:
     write_calibration(encoder.model_id, encoder.weights_hash(), calibrations,
                       source="kb eval --calibrate: XQuAD-R, 3,570 questions x 720 paragraphs (passage) and their "
                              "sentences (sentence), unrelated pairs only, language-centered vectors")
+    fit_gate(config, settings, encoder, progress)
     return calibrations["passage"].offsets
+
+
+def fit_gate(config: str, settings: Settings, encoder: Encoder, progress: bool = True) -> dict:
+    """Fit and store the domain gate of a configuration's model (on centered vectors: after centering)."""
+    from kb.domain import write_domain_gate
+    from kb.evaluation.domain_fit import fit_domain_gate
+
+    index = kb_index_for(settings, encoder, eval_index_dir(config), progress)
+    gate, note = fit_domain_gate(encoder, index, load_xquad(XQUAD_DIR))
+    write_domain_gate(encoder.model_id, encoder.weights_hash(), gate, note)
+    return note
 
 
 def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str, dict]:
@@ -144,11 +156,17 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str, dict]:
     from kb.evaluation.kb_suite import run_kb_suite
     from kb.evaluation.sweep import (
         abstention_thresholds,
+        choose_domain_threshold,
+        choose_lang_bonus,
         choose_threshold,
         diversity_report,
+        domain_report,
+        domain_thresholds,
+        lang_bonus_report,
         sentence_share_report,
         sweep_diversity,
         sweep_fusion,
+        sweep_lang_bonus,
         sweep_report,
         sweep_sentence_share,
         sweep_window,
@@ -167,12 +185,20 @@ def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str, dict]:
     data["fusion"] = sweep_fusion(index, encoder, base, dev)
     data["window"] = sweep_window(index, encoder, base, dev, xquad, CACHE_DIR)
     data["diversity"] = sweep_diversity(index, encoder, base, dev)
-    every = replace(AnswerPolicy.from_settings(base), answer_min_score=float("-inf"))
-    run = run_kb_suite(dev, Retriever.from_settings(index, encoder, base), base.corpus_dir, every, progress=False)
-    data["threshold"] = choose_threshold(abstention_thresholds(run))
+    retriever = Retriever.from_settings(index, encoder, base)
+    ungated = replace(AnswerPolicy.from_settings(base), answer_min_score=float("-inf"), answer_min_domain=float("-inf"))
+    data["domain"] = choose_domain_threshold(domain_thresholds(run_kb_suite(dev, retriever, base.corpus_dir, ungated,
+                                                                            progress=False)))
+    every = replace(ungated, answer_min_domain=data["domain"]["threshold"])
+    data["threshold"] = choose_threshold(abstention_thresholds(run_kb_suite(dev, retriever, base.corpus_dir, every,
+                                                                            progress=False)))
+    data["lang_bonus"] = sweep_lang_bonus(retriever, base.corpus_dir, AnswerPolicy.from_settings(base), dev)
+    data["lang_bonus_chosen"] = choose_lang_bonus(data["lang_bonus"])
     report = (sentence_share_report(data["sentence_share"], encoder.model_id, data) + "\n"
               + sweep_report(data["fusion"]) + "\n" + window_report(data["window"]) + "\n"
-              + diversity_report(data["diversity"]) + "\n" + threshold_report(data["threshold"]))
+              + diversity_report(data["diversity"]) + "\n" + domain_report(data["domain"], data) + "\n"
+              + threshold_report(data["threshold"]) + "\n"
+              + lang_bonus_report(data["lang_bonus"], data["lang_bonus_chosen"]))
     return config, report, data
 
 

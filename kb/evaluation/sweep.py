@@ -280,3 +280,86 @@ def threshold_report(chosen: dict) -> str:
     return (f"## Abstention threshold (current fusion settings)\n\nBest abstention F1 while losing no "
             f"answerable question: answer_min_score = {chosen['threshold']} (recall {chosen['recall']:.3f}, "
             f"precision {chosen['precision']:.3f}, answerable lost {chosen['lost']}{within}).\n")
+
+
+MAX_GATE_LOSS = 0.01  # the share of answerable questions the domain gate may decline: half the 2% target
+
+
+def domain_thresholds(result: dict) -> list[dict]:
+    """Off-topic questions declined and answerable ones lost at candidate domain-gate thresholds (rows
+    of a run with the gate off); only the questions the gate judges count (``gated``)."""
+    rows = result["rows"]
+    off_topic = [r for r in rows if r["category"] == "off_topic"]
+    answerable = [r for r in rows if r["answerable_expected"]]
+    gated = [r for r in rows if r["gated"] and r["domain_score"] is not None]
+    scores = sorted({round(r["domain_score"], 2) for r in gated})
+    out = []
+    for t in [float("-inf"), *scores, *(x + 0.01 for x in scores[-1:])]:
+        caught = sum(1 for r in off_topic if r["gated"] and r["domain_score"] is not None and r["domain_score"] < t)
+        lost = sum(1 for r in answerable if r["gated"] and r["domain_score"] is not None and r["domain_score"] < t)
+        out.append({"threshold": t, "off_topic_recall": caught / max(len(off_topic), 1), "lost": lost,
+                    "allowed": lost <= MAX_GATE_LOSS * len(answerable),
+                    "score_below": max((x for x in scores if x < t), default=t)})
+    return out
+
+
+def choose_domain_threshold(candidates: list[dict]) -> dict:
+    """The middle of the range of thresholds that decline the most off-topic questions while the gate loses
+    at most ``MAX_GATE_LOSS`` of the answerable ones."""
+    allowed = [c for c in candidates if c["allowed"]]
+    best = max(c["off_topic_recall"] for c in allowed)
+    tied = [c for c in allowed if c["off_topic_recall"] == best and c["threshold"] != float("-inf")]
+    if not tied:
+        return {**allowed[0], "threshold": float("-inf")}
+    first = min(tied, key=lambda c: c["threshold"])
+    low, high = first["score_below"], max(c["threshold"] for c in tied)
+    return {**first, "threshold": round((low + high) / 2, 2), "range": (low, high)}
+
+
+def domain_report(chosen: dict, data: dict) -> str:
+    span = chosen.get("range")
+    within = f"; every threshold above {span[0]:.2f} up to {span[1]:.2f} does as well, this is the middle" if span else ""
+    return (f"## Domain gate threshold\n\nThe gate (kb/domain.py) judges only questions that name nothing the "
+            f"corpus knows and find no fact. The threshold that declines the most off-topic dev questions while "
+            f"declining at most {MAX_GATE_LOSS:.0%} of the answerable ones: answer_min_domain = {chosen['threshold']} "
+            f"(off-topic declined {chosen['off_topic_recall']:.3f}, answerable declined by the gate "
+            f"{chosen['lost']}{within}).\n")
+
+
+LANG_BONUSES = (0.0, 0.25, 0.5, 1.0, 2.0)
+MAX_SUPPORT_COST = 0.01  # the share of answers quoting the labelled evidence a language preference may cost
+
+
+def sweep_lang_bonus(retriever, corpus_dir, policy, questions: list[KbQuestion]) -> list[dict]:
+    """What the user reads at each bonus for sentences in the question's language: answers quoted in
+    that language, answers that quote the labelled evidence, and answers read first that are right."""
+
+    rows = []
+    for bonus in LANG_BONUSES:
+        summary = run_kb_suite(questions, retriever, corpus_dir, replace(policy, answer_lang_bonus=bonus),
+                               progress=False)["summary"]["dev"]
+        rows.append({"bonus": bonus, "in_question_lang": summary["answer_in_question_lang"]["mean"],
+                     "support": summary["answer_support"]["mean"], "answer": summary["answer"]["overall"]["mean"]})
+    return rows
+
+
+def choose_lang_bonus(rows: list[dict]) -> dict:
+    """The bonus that quotes most answers in the question's language while costing at most
+    MAX_SUPPORT_COST of support and nothing of the answer metric: "nearly as well" made a number."""
+    plain = rows[0]
+    allowed = [r for r in rows if r["support"] >= plain["support"] - MAX_SUPPORT_COST and r["answer"] >= plain["answer"]]
+    return max(allowed, key=lambda r: (r["in_question_lang"], -r["bonus"]))
+
+
+def lang_bonus_report(rows: list[dict], chosen: dict) -> str:
+    lines = ["## Answers in the question's language", "",
+             "A sentence written in the question's language gains a bonus when the answer's sentences are chosen. "
+             f"Chosen: the bonus that quotes the most answers in the question's language while costing at most "
+             f"{MAX_SUPPORT_COST:.0%} of the answers that quote the labelled evidence and none of the answer metric.", "",
+             "| bonus | quoted in the question's language | quotes the evidence | answer read first is right |",
+             "| --- | --- | --- | --- |"]
+    for r in rows:
+        mark = " **chosen**" if r is chosen else ""
+        lines.append(f"| {r['bonus']:.2f}{mark} | {r['in_question_lang']:.3f} | {r['support']:.3f} | {r['answer']:.3f} |")
+    lines += ["", f"Chosen: answer_lang_bonus = {chosen['bonus']}.", ""]
+    return "\n".join(lines)

@@ -1,4 +1,10 @@
-"""The fact table: every fact of tables and curated prose, validated, with disagreements marked.
+"""The fact table: every fact of tables, prose and curated entries, validated, with disagreements marked.
+
+Facts come from three readers: the Markdown tables (``tables.yaml`` says how to read each), prose
+sentences (``kb.specs.prose``: a quantity, an entity and an attribute cue) and ``facts.yaml``, where a
+curator adds what the readers miss. A prose statement the reader is not sure of is kept as a
+candidate (``kb specs --candidates``), not used to answer; stated relations ("60% lower than P4d")
+are kept for comparisons.
 
 Built by ``kb build`` into ``facts.json`` of the index artifact, so the
 service answers spec questions from the same immutable build as passages.
@@ -9,12 +15,15 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 from kb.errors import SpecError
 from kb.models import Article
 from kb.specs.curated import read_curated
-from kb.specs.model import Fact
+from kb.specs.model import Fact, FactSource
+from kb.specs.prose import EVIDENCE_CONFIDENCE, Relation, read_prose
+from kb.specs.quantities import word_number
 from kb.specs.tables import read_tables
 from kb.specs.units import convert, numbers_in, same_number
 from kb.specs.vocabulary import Vocabulary
@@ -46,9 +55,11 @@ def validate(fact: Fact, body: str) -> None:
     if fact.is_number:
         if "[?]" in fact.value_text:
             raise SpecError(src.location, "a value the source lost ([?]) is stored as a number")
-        if not any(same_number(n.value, fact.value) or same_number(convert(n.value, "B/s", fact.unit) or -1, fact.value)
-                   or same_number(convert(n.value, "FLOPS", fact.unit) or -1, fact.value)
-                   for n in numbers_in(fact.value_text)):
+        spelled = word_number(fact.value_text)
+        if not (spelled is not None and same_number(spelled, fact.value)) and \
+                not any(same_number(n.value, fact.value) or same_number(convert(n.value, "B/s", fact.unit) or -1, fact.value)
+                        or same_number(convert(n.value, "FLOPS", fact.unit) or -1, fact.value)
+                        for n in numbers_in(fact.value_text)):
             raise SpecError(src.location, f"{fact.value_text!r} does not state the value {fact.value:g}")
 
 
@@ -74,10 +85,19 @@ def mark_conflicts(facts: list[Fact]) -> list[Fact]:
     return [f.model_copy(update={"conflict": True}) if i in conflicted else f for i, f in enumerate(facts)]
 
 
+def _known(fact: Fact, facts: list[Fact]) -> bool:
+    """Whether the table already states this value for this entity and attribute."""
+    return any(f.entity == fact.entity and f.attribute == fact.attribute and f.is_number and fact.is_number and
+               _agree(f, fact) and (convert(fact.value, fact.unit, f.unit) is not None) for f in facts)
+
+
 class FactTable:
-    def __init__(self, vocabulary: Vocabulary, facts: list[Fact]) -> None:
+    def __init__(self, vocabulary: Vocabulary, facts: list[Fact], candidates: list[Fact] | None = None,
+                 relations: list[Relation] | None = None) -> None:
         self.vocabulary = vocabulary
         self.facts = facts
+        self.candidates = candidates or []
+        self.relations = relations or []
         self._by_entity: dict[str, list[Fact]] = {}
         self._entities_by_attribute: dict[str, set[str]] = {}
         for fact in facts:
@@ -93,6 +113,32 @@ class FactTable:
         vocabulary = Vocabulary.load(folder)
         by_id = {a.meta.id: a for a in articles}
         facts = read_tables(folder, by_id, vocabulary) + read_curated(folder, by_id, vocabulary)
+        candidates: list[Fact] = []
+        relations: list[Relation] = []
+        curated = [f for f in facts if f.source.origin == "curated"]
+
+        def overridden(fact: Fact) -> bool:  # a curated entry about the same statement wins over the reader
+            return any(c.source.article_id == fact.source.article_id and c.attribute == fact.attribute and
+                       c.value == fact.value and c.source.char_start < fact.source.char_end and
+                       fact.source.char_start < c.source.char_end for c in curated)
+
+        read = list(facts)  # of the tables and curated entries
+        for article in articles:
+            prose, unsure, related, _ = read_prose(article, vocabulary, corpus_dir)
+            for fact in prose:
+                if _known(fact, facts) or overridden(fact):
+                    continue
+                # A prose reading that a table or curated entry contradicts is more likely a misreading (another
+                # variant, another product in the sentence) than a disagreement of sources: curators judge it.
+                rival = next((f for f in read if f.entity == fact.entity and f.attribute == fact.attribute and
+                              f.same_subject(fact) and not _agree(f, fact)), None)
+                if rival is not None:
+                    candidates.append(fact.model_copy(update={
+                        "note": f"disagrees with {rival.value_text or rival.text} of {rival.source.location}"}))
+                else:
+                    facts.append(fact)
+            candidates += unsure
+            relations += related
         checked = []
         for fact in facts:
             validate(fact, by_id[fact.source.article_id].body)
@@ -100,16 +146,21 @@ class FactTable:
             if fact.scope is None and kind in DEFAULT_SCOPE and vocabulary.attributes[fact.attribute].scoped:
                 fact = fact.model_copy(update={"scope": DEFAULT_SCOPE[kind]})
             checked.append(fact)
-        return cls(vocabulary, mark_conflicts(checked))
+        return cls(vocabulary, mark_conflicts(checked), candidates, relations)
 
     def save(self, folder: Path) -> None:
-        data = {"vocabulary": self.vocabulary.to_json(), "facts": [f.model_dump(mode="json") for f in self.facts]}
+        data = {"vocabulary": self.vocabulary.to_json(), "facts": [f.model_dump(mode="json") for f in self.facts],
+                "candidates": [f.model_dump(mode="json") for f in self.candidates],
+                "relations": [asdict(r) | {"source": r.source.model_dump(mode="json")} for r in self.relations]}
         (folder / FACTS_JSON).write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
 
     @classmethod
     def load(cls, folder: Path) -> FactTable:
         data = json.loads((folder / FACTS_JSON).read_text(encoding="utf-8"))
-        return cls(Vocabulary.from_json(data["vocabulary"]), [Fact.model_validate(f) for f in data["facts"]])
+        relations = [Relation(**{**r, "ratio": tuple(r["ratio"]), "source": FactSource.model_validate(r["source"])})
+                     for r in data.get("relations", [])]
+        return cls(Vocabulary.from_json(data["vocabulary"]), [Fact.model_validate(f) for f in data["facts"]],
+                   [Fact.model_validate(f) for f in data.get("candidates", [])], relations)
 
     # ---- queries ----
 
@@ -122,6 +173,16 @@ class FactTable:
 
     def entities_with(self, attribute: str) -> list[str]:
         return sorted(self._entities_by_attribute.get(attribute, ()))
+
+    def candidates_about(self, entity: str, attribute: str) -> list[Fact]:
+        """Prose readings of this entity's attribute not sure enough to answer but sure enough to quote: the
+        attribute cued, the entity in doubt (``kb specs --candidates`` lists them all)."""
+        return [c for c in self.candidates if c.entity == entity and c.attribute == attribute
+                and c.confidence >= EVIDENCE_CONFIDENCE]
+
+    def relation_between(self, a: str, b: str, attribute: str):
+        """A stated relation of two entities on an attribute, either way round, or None."""
+        return next((r for r in self.relations if r.attribute == attribute and {r.subject, r.object} == {a, b}), None)
 
     def related(self, entity: str) -> list[str]:
         """Instances and systems built of a chip, or the chip an instance is built of."""

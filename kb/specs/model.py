@@ -46,6 +46,8 @@ class Attribute(Frozen):
     labels: dict[str, str]
     headers: tuple[str, ...] = ()
     cues: dict[str, tuple[str, ...]] = {}
+    # kinds of entity whose name beside a number in this unit names this attribute in prose ("HBM3 at 3.35TBps")
+    named_by: tuple[str, ...] = ()
 
     def label(self, lang: str) -> str:
         return self.labels.get(lang, self.labels["en"])
@@ -59,7 +61,7 @@ class FactSource(Frozen):
     char_start: int
     char_end: int
     quote: str  # the article body between char_start and char_end, character for character
-    origin: Literal["table", "curated"]
+    origin: Literal["table", "curated", "prose"]
     context: str | None = None  # for a table row: the table's header row, which names its columns
     location: str  # file:line a curator opens to fix the fact
 
@@ -87,6 +89,7 @@ class Fact(Frozen):
     as_of: dt.date | None = None
     source: FactSource
     conflict: bool = False  # another source gives a different value for the same thing
+    confidence: float = 1.0  # of the reading: 1 for tables and curated entries, lower for prose (kb.specs.prose)
 
     @property
     def is_number(self) -> bool:

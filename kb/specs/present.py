@@ -22,71 +22,25 @@ from kb.response import (
     SuperlativeAnswer,
 )
 from kb.specs.facts import FactTable
-from kb.specs.model import Fact
+from kb.specs.model import Fact, FactSource
+from kb.specs.phrases import (
+    BASES,
+    RELATION_WORDS,
+    SCOPES,
+    SEP,
+    TEXTS,
+    factor_text,
+    fmt_range,
+    qualifier,
+    tr,
+    value_display,
+    variant,
+)
 from kb.specs.questions import SpecQuery, understand
-from kb.specs.units import UNITS, convert, format_count, format_number, unit_name
+from kb.specs.units import UNITS, convert
 
 MAX_PER_ENTITY = 6
 MAX_RANKED = 5
-
-SCOPES = {
-    "per_chip": {"en": "per chip", "ru": "на чип", "zh": "每芯片"},
-    "per_processor": {"en": "per processor", "ru": "на процессор", "zh": "每个处理器"},
-    "per_instance": {"en": "per instance", "ru": "на инстанс", "zh": "每实例"},
-    "per_system": {"en": "per system", "ru": "на систему", "zh": "每系统"},
-    "per_gcd": {"en": "per GCD", "ru": "на GCD", "zh": "每个 GCD"},
-    "per_node": {"en": "per node", "ru": "на узел", "zh": "每节点"},
-}
-BASES = {
-    "dense": {"en": "dense", "ru": "без разреженности", "zh": "稠密"},
-    "sparse": {"en": "sparse", "ru": "с разреженностью", "zh": "稀疏"},
-    "matrix": {"en": "matrix", "ru": "матричные", "zh": "矩阵"},
-    "vector": {"en": "vector", "ru": "векторные", "zh": "向量"},
-    "packed": {"en": "packed", "ru": "packed", "zh": "打包"},
-    "measured": {"en": "measured", "ru": "измерено", "zh": "实测"},
-    "one-way": {"en": "one way", "ru": "в одну сторону", "zh": "单向"},
-    "bidirectional": {"en": "both ways", "ru": "в обе стороны", "zh": "双向"},
-}
-STATUS = {
-    "unknown": {"en": "unknown", "ru": "неизвестно", "zh": "未知"},
-    "unsupported": {"en": "not supported", "ru": "не поддерживается", "zh": "不支持"},
-    "unpublished": {"en": "supported, no figure published", "ru": "поддерживается, цифра не опубликована",
-                    "zh": "支持，未公布数值"},
-}
-BOUNDS = {"at_least": {"en": "more than ", "ru": "более ", "zh": "超过"},
-          "at_most": {"en": "up to ", "ru": "до ", "zh": "最多"}}
-SEP = {"en": ", ", "ru": ", ", "zh": "，"}
-
-
-def _t(table: dict, key: str, lang: str) -> str:
-    return table.get(key, {}).get(lang) or table.get(key, {}).get("en") or key
-
-
-def value_display(fact: Fact, lang: str) -> str:
-    if fact.status != "value":
-        return _t(STATUS, fact.status, lang)
-    if fact.text is not None:
-        return fact.text
-    if fact.unit == "transistors":
-        number = format_count(fact.value, lang)
-    else:
-        number = format_number(fact.value, lang, fact.decimals if fact.decimals > 0 else None)
-    if fact.value_max is not None:
-        number += "–" + format_number(fact.value_max, lang)
-    prefix = ("~" if fact.approx else "") + (_t(BOUNDS, fact.bound, lang) if fact.bound else "")
-    unit = unit_name(fact.unit, lang)
-    joiner = "" if unit in ("%",) or (lang == "zh" and unit.startswith("个")) else " "
-    return f"{prefix}{number}{joiner}{unit}".strip()
-
-
-def variant(fact: Fact, lang: str) -> str:
-    return fact.variant_labels.get(lang) or fact.variant or ""
-
-
-def qualifier(fact: Fact, lang: str) -> str:
-    parts = [fact.dtype or "", _t(BASES, fact.basis, lang) if fact.basis and fact.basis != "dense" else "",
-             _t(SCOPES, fact.scope, lang) if fact.scope else "", variant(fact, lang)]
-    return SEP[lang].join(p for p in parts if p)
 
 
 def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> SpecEntry:
@@ -95,8 +49,8 @@ def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> Sp
     name = entity.display_name(lang)
     shown, qual = value_display(fact, lang), qualifier(fact, lang)
     value_part = shown + (f" {fact.dtype}" if fact.dtype and fact.status == "value" else "")
-    rest = SEP[lang].join(p for p in (_t(BASES, fact.basis, lang) if fact.basis and fact.basis != "dense" else "",
-                                      _t(SCOPES, fact.scope, lang) if fact.scope else "", variant(fact, lang)) if p)
+    rest = SEP[lang].join(p for p in (tr(BASES, fact.basis, lang) if fact.basis and fact.basis != "dense" else "",
+                                      tr(SCOPES, fact.scope, lang) if fact.scope else "", variant(fact, lang)) if p)
     if rest:
         value_part += f" ({rest})" if lang != "zh" else f"（{rest}）"
     display = f"{name}: {value_part}"
@@ -165,42 +119,6 @@ def _range(facts: list[Fact], unit: str) -> tuple[float, float] | None:
     return (min(values), max(values)) if values else None
 
 
-def _fmt(lo: float, hi: float, unit: str, lang: str) -> str:
-    def one(v: float) -> str:
-        return format_count(v, lang) if unit == "transistors" else format_number(round(v, 2), lang)
-    shown = one(lo) if abs(hi - lo) < 1e-9 else f"{one(lo)}–{one(hi)}"
-    name = unit_name(unit, lang)
-    return f"{shown}{'' if name == '%' else ' '}{name}"
-
-
-TEXTS = {
-    "higher": {"en": "{a} is higher: {va} against {vb} for {b} ({diff} more, {ratio}×).",
-               "ru": "У {a} больше: {va} против {vb} у {b} (на {diff} больше, в {ratio} раза).",
-               "zh": "{a} 更高：{va}，{b} 为 {vb}（高出 {diff}，是其 {ratio} 倍）。"},
-    "equal": {"en": "{a} and {b} are equal: {va}.", "ru": "У {a} и {b} одинаково: {va}.",
-              "zh": "{a} 与 {b} 相同：{va}。"},
-    "overlap": {"en": "The sources disagree too much to tell: {a} {va}, {b} {vb}.",
-                "ru": "Источники расходятся, сравнить нельзя: {a} {va}, {b} {vb}.",
-                "zh": "来源数值不一致，无法判断：{a} {va}，{b} {vb}。"},
-    "missing": {"en": "No {label} for {a} in the corpus, so it cannot be compared.",
-                "ru": "В корпусе нет значения «{label}» для {a}, сравнить нельзя.",
-                "zh": "语料中没有 {a} 的{label}，无法比较。"},
-    "incomparable": {"en": "Not comparable: {a} is given {qa}, {b} {qb}.",
-                     "ru": "Несравнимо: для {a} значение дано {qa}, для {b} — {qb}.",
-                     "zh": "无法比较：{a} 的数值是{qa}，{b} 的是{qb}。"},
-    "conflict": {"en": " Sources disagree for {a}: {values}.", "ru": " Источники расходятся для {a}: {values}.",
-                 "zh": " 关于 {a} 的来源不一致：{values}。"},
-    "best_higher": {"en": "Highest {label}: {a} ({va}), among {n} with a value in the corpus.",
-                    "ru": "Наибольшее значение «{label}»: {a} ({va}) среди {n} с данными в корпусе.",
-                    "zh": "{label}最高：{a}（{va}），共 {n} 个有数据。"},
-    "best_lower": {"en": "Lowest {label}: {a} ({va}), among {n} with a value in the corpus.",
-                   "ru": "Наименьшее значение «{label}»: {a} ({va}) среди {n} с данными в корпусе.",
-                   "zh": "{label}最低：{a}（{va}），共 {n} 个有数据。"},
-    "lookup_none": {"en": "The corpus has no {label} for {a}.", "ru": "В корпусе нет значения «{label}» для {a}.",
-                    "zh": "语料中没有 {a} 的{label}。"},
-}
-
-
 @dataclass(frozen=True)
 class SpecResult:
     """The fact table's part of an answer: its entries and the answer stated from them."""
@@ -209,6 +127,9 @@ class SpecResult:
     answer: SpecAnswer | None  # None when nothing was found
     found: bool  # at least one entry
     missing: bool  # the question named an entity and an attribute, and the table has neither value nor note
+    relation: FactSource | None = None  # the sentence that states the relation a comparison rests on
+    # where ``missing``: sentences the prose reader read as this fact without being sure (candidates)
+    unsure: tuple[FactSource, ...] = ()
 
 
 def _conflict_text(name: str, facts: list[Fact], lang: str) -> str:
@@ -230,6 +151,9 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
 
     for e in ids:
         if not any(f.is_number for f in per_entity[e]):
+            related = table.relation_between(a, b, query.attribute)
+            if related is not None:
+                return _by_relation(table, query, related, per_entity, lang)
             return answer(TEXTS["missing"][lang].format(label=label, a=names[e]))
     fa = next(f for f in per_entity[a] if f.is_number)
     fb = next(f for f in per_entity[b] if f.is_number)
@@ -248,18 +172,41 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
         ratio = (rh[0] / rl[1], rh[1] / rl[0]) if rl[0] > 0 else None
         found.update(higher=hi, lower=lo, difference=tuple(round(d, 6) for d in diff),
                      ratio=tuple(round(r, 4) for r in ratio) if ratio else None)
-        ratio_text = _fmt(round(ratio[0], 2), round(ratio[1], 2), "", lang).strip() if ratio else "—"
-        text = TEXTS["higher"][lang].format(a=names[hi], b=names[lo], va=_fmt(*rh, unit, lang),
-                                            vb=_fmt(*rl, unit, lang), diff=_fmt(*diff, unit, lang), ratio=ratio_text)
+        ratio_text = fmt_range(round(ratio[0], 2), round(ratio[1], 2), "", lang).strip() if ratio else "—"
+        # the side the question asks for goes first: "which is cheaper" is answered by the lower one
+        first, second, rf, rs = (lo, hi, rl, rh) if query.direction == "lower" else (hi, lo, rh, rl)
+        text = TEXTS[query.direction][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
+                                                   vb=fmt_range(*rs, unit, lang), diff=fmt_range(*diff, unit, lang),
+                                                   ratio=ratio_text)
     elif ra == rb and ra[0] == ra[1]:
-        text = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=_fmt(*ra, unit, lang))
+        text = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=fmt_range(*ra, unit, lang))
     else:
-        text = TEXTS["overlap"][lang].format(a=names[a], b=names[b], va=_fmt(*ra, unit, lang),
-                                             vb=_fmt(*rb, unit, lang))
+        text = TEXTS["overlap"][lang].format(a=names[a], b=names[b], va=fmt_range(*ra, unit, lang),
+                                             vb=fmt_range(*rb, unit, lang))
     for e in ids:
         if any(f.conflict for f in per_entity[e]):
             text += _conflict_text(names[e], per_entity[e], lang)
     return answer(text, **found)
+
+
+def _by_relation(table: FactTable, query: SpecQuery, rel, per_entity: dict[str, list[Fact]],
+                 lang: str) -> ComparisonAnswer:
+    """A comparison from a stated relation ("8 Gaudi processors cost 13.11 USD per hour, 60% lower than P4d"),
+    when one side has no value of its own: the side the question asks for first, with the relation."""
+    names = {e: table.vocabulary.entities[e].display_name(lang) for e in (rel.subject, rel.object)}
+    attribute = table.vocabulary.attributes[rel.attribute]
+    lower, higher = (rel.subject, rel.object) if rel.direction == "lower" else (rel.object, rel.subject)
+    winner = lower if query.direction == "lower" else higher
+    word, other = RELATION_WORDS[(rel.direction, rel.attribute == "price_per_hour")][lang]
+    own = [f for f in per_entity.get(rel.subject, []) + table.about(rel.subject, rel.attribute) if f.is_number]
+    value = f"{': ' if lang != 'zh' else '：'}{value_display(own[0], lang)}" if own else ""
+    template = "relation_subject" if winner == rel.subject else "relation_object"
+    text = TEXTS[template][lang].format(s=names[rel.subject], o=names[rel.object], factor=factor_text(rel.factor, lang),
+                                        word=word, other=other, label=attribute.label(lang), value=value)
+    ratio = (1 / rel.ratio[1], 1 / rel.ratio[0]) if rel.direction == "lower" else rel.ratio
+    return ComparisonAnswer(kind="comparison", attribute=rel.attribute, entities=(rel.subject, rel.object), lang=lang,
+                            higher=higher, lower=lower, comparable=True, difference=None,
+                            ratio=tuple(round(r, 4) for r in ratio), unit=None, text=text, relation=rel.source.quote)
 
 
 def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], SuperlativeAnswer | None]:
@@ -285,12 +232,14 @@ def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], Sup
     for f in pool:
         v = convert(f.value, f.unit, unit)
         best[f.entity] = max(best.get(f.entity, v), v) if query.direction == "higher" else min(best.get(f.entity, v), v)
+    if len(best) < 2:  # a ranking of one is no ranking: say nothing rather than "the cheapest of 1"
+        return [], None
     order = sorted(best, key=lambda e: best[e], reverse=query.direction == "higher")
     top = order[0]
     name = table.vocabulary.entities[top].display_name(lang)
     label = table.vocabulary.attributes[query.attribute].label(lang)
     key = "best_higher" if query.direction == "higher" else "best_lower"
-    text = TEXTS[key][lang].format(label=label, a=name, va=_fmt(best[top], best[top], unit, lang), n=len(best))
+    text = TEXTS[key][lang].format(label=label, a=name, va=fmt_range(best[top], best[top], unit, lang), n=len(best))
     shown = [f for e in order[:MAX_RANKED] for f in pool if f.entity == e][:MAX_RANKED * 2]
     return shown, SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction,
                                     lang=lang, entities=tuple(order[:MAX_RANKED]), best=top, unit=unit, scope=scope,
@@ -323,14 +272,20 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
                               text=text)
     else:
         names = ", ".join(table.vocabulary.entities[e].display_name(lang) for e in query.entities)
+        unsure = tuple(c.source for e in query.entities for c in table.candidates_about(e, query.attribute))
         answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(query.entities),
-                              text=TEXTS["lookup_none"][lang].format(label=label, a=names))
-    return SpecResult(entries, answer, bool(entries), not entries)
+                              text=TEXTS["lookup_unsure" if unsure else "lookup_none"][lang].format(label=label, a=names))
+        return SpecResult(entries, answer, False, True, None, unsure)
+    relation = table.relation_between(*query.entities[:2], query.attribute) \
+        if isinstance(answer, ComparisonAnswer) and answer.relation else None
+    return SpecResult(entries, answer, bool(entries) or relation is not None, not entries and relation is None,
+                      relation.source if relation else None)
 
 
-def lookup(table: FactTable, question: str, lang: str | None) -> tuple[SpecQuery | None, SpecResult | None]:
+def lookup(table: FactTable, question: str, lang: str | None,
+           known_words: frozenset[str] = frozenset()) -> tuple[SpecQuery | None, SpecResult | None]:
     """The spec reading of a question and its answer; (None, None) when it is not a spec question."""
-    query = understand(question, lang, table)
+    query = understand(question, lang, table, known_words)
     if query is None:
         return None, None
     return query, answer_spec(table, query, lang if lang in LANGS else "en")

@@ -34,8 +34,24 @@ _SUPERLATIVE = {
 }
 _LOWER = {
     "en": r"\b(?:least|lowest|cheap\w*|smallest|slowest|minimum|less|fewer|lower)\b",
-    "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|дешевл\w*|ниже|медленн\w*)",
-    "zh": r"最少|最低|最小|最便宜|便宜|更少|更低|更小",
+    "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|дешевл\w*|выгодн\w*|ниже|медленн\w*)",
+    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小",
+}
+# Two things offered as alternatives ("TPU or GPU", "TPU или GPU", "TPU 还是 GPU", "跟 GPU 比"): without a named
+# entity on either side the question compares classes, and the passage that compares them answers it.
+_ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:比|相比)",
+                           re.IGNORECASE)
+# Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
+_UNIT_WORDS = {
+    "%": r"%|percent|процент\w*|百分",
+    "USD/h": r"\busd\b|\$|dollars?|долл\w*|美元",
+    "W": r"\bwatts?\b|ватт\w*|\bвт\b|瓦",
+    "nm": r"\bnm\b|нанометр\w*|\bнм\b|纳米",
+    "GHz": r"\bghz\b|\bmhz\b|гигагерц\w*|мегагерц\w*|ггц|мгц|赫兹|兆赫",
+    "Gbps": r"\bgbps\b|гигабит\w*|гбит",
+    "GB": r"\bgi?b\b|гигабайт\w*|\bгб\b",
+    "TB/s": r"\bt?gb/s\b|\btb/s\b|\bgbps\b",
+    "TFLOPS": r"\btflops\b|\bpflops\b|\btops\b",
 }
 _SCOPE_WORDS = {
     "per_gcd": r"\bgcds?\b",
@@ -61,14 +77,16 @@ class SpecQuery:
     cued: tuple[str, ...] = field(default=(), compare=False)  # every attribute the question cued, best first
 
 
-def understand(question: str, lang: str | None, table: FactTable) -> SpecQuery | None:
-    """The spec reading of a question, or None when it asks about no attribute."""
+def understand(question: str, lang: str | None, table: FactTable,
+               known_words: frozenset[str] = frozenset()) -> SpecQuery | None:
+    """The spec reading of a question, or None when it asks about no attribute. ``known_words`` (the
+    corpus's) are never taken for misspellings of attribute words."""
     lang = lang or "en"
     text = normalize_for_matching(question)
-    low = text.lower()
     vocabulary = table.vocabulary
+    low = vocabulary.mend_spelling(text.lower(), known_words)
     entities = tuple(dict.fromkeys(m.entity for m in vocabulary.mentions(text)))
-    cues = vocabulary.attribute_cues(low, lang)
+    cues = vocabulary.attribute_cues(low, lang) or _unit_cue(low, vocabulary)
     if not cues:
         return None
     dtype_match = DTYPE.search(text)
@@ -80,9 +98,7 @@ def understand(question: str, lang: str | None, table: FactTable) -> SpecQuery |
         return any(table.about(e, attribute) or any(table.about(r, attribute) for r in table.related(e))
                    for e in pool)
 
-    # The longest cue that the table can answer wins; when none can, the longest cue stands,
-    # so that "a known chip, an attribute the corpus lacks" can be told apart.
-    attribute = next((a for a in cued if has_facts(a)), cued[0])
+    attribute = _choose(cues, low, vocabulary, has_facts, vocabulary.cue_ends(low, lang))
     compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
     lower = re.search(_LOWER.get(lang, _LOWER["en"]), low)
@@ -92,6 +108,8 @@ def understand(question: str, lang: str | None, table: FactTable) -> SpecQuery |
     sparse = bool(re.search(r"sparse|稀疏|разрежен", low))
     if len(entities) >= 2 and compare:
         kind: Kind = "comparison"
+    elif not entities and _ALTERNATIVES.search(low):
+        return None  # classes compared ("TPU or GPU"): no ranking over whichever instances have a value
     elif not entities and superlative:
         kind = "superlative"
     elif not entities:
@@ -101,3 +119,39 @@ def understand(question: str, lang: str | None, table: FactTable) -> SpecQuery |
     scopes = tuple(s for s, pattern in _SCOPE_WORDS.items() if re.search(pattern, low))
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, kind_filter=kind_filter, scopes=scopes, cued=cued)
+
+
+def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, ends: dict[str, int]) -> str:
+    """The attribute a question asks for: the longest cue, never a shorter one because the table has
+    facts of it (a question about a clock is not answered with TFLOPS). A unit written in the question
+    narrows the cues to its dimension, or names the attribute when no cue does. Among cues of equal
+    length the last one written, as a noun phrase ends in its head ("peak clock", "峰值主频",
+    "пиковая частота"); where one cue names two attributes, one the table can answer."""
+    from kb.specs.units import UNITS
+
+    written = [unit for unit, pattern in _UNIT_WORDS.items() if re.search(pattern, low)]
+    dimensions = {UNITS[u].dimension for u in written}
+    if dimensions:
+        of_unit = [(n, a) for n, a in cues if UNITS[vocabulary.attributes[a].unit].dimension in dimensions]
+        if of_unit:
+            cues = of_unit
+        elif not any(n >= 6 for n, _ in cues):  # only short, generic cues: the unit says more
+            named = [a.id for a in vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension
+                     in dimensions]
+            if len(named) == 1:
+                return named[0]
+    best = cues[0][0]
+    tied = [a for n, a in cues if n == best]
+    last = max(ends.get(a, 0) for a in tied)
+    tied = [a for a in tied if ends.get(a, 0) == last]
+    return next((a for a in tied if has_facts(a)), tied[0])
+
+
+def _unit_cue(low: str, vocabulary) -> list[tuple[int, str]]:
+    """With no attribute named, a unit written in the question ("多少美元") names the one attribute
+    measured in its dimension, when there is one."""
+    from kb.specs.units import UNITS
+
+    dimensions = {UNITS[u].dimension for u, pattern in _UNIT_WORDS.items() if re.search(pattern, low)}
+    named = [a.id for a in vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension in dimensions]
+    return [(0, named[0])] if len(named) == 1 else []

@@ -11,7 +11,6 @@ table row, with the row's offsets in the article body.
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,7 +23,7 @@ from kb.errors import SpecError
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.specs.model import Fact, FactSource
-from kb.specs.units import UNITS, canonical_unit, convert, numbers_in
+from kb.specs.units import UNITS, canonical_unit, numbers_in, rebase
 from kb.specs.vocabulary import Vocabulary, load_yaml_items, validated
 from kb.tables import Table
 
@@ -132,15 +131,6 @@ def parse_cell(text: str) -> CellValue | None:
                      detail=rest or None)
 
 
-def _rebased(value: float, decimals: int, unit: str, target: str) -> tuple[float, int, str]:
-    """Base units (bytes/s, FLOP/s as 9.0e11) expressed in the attribute's unit, precision kept."""
-    if unit in ("B/s", "FLOPS", "B") and target in UNITS and UNITS[target].dimension == UNITS[unit].dimension:
-        converted = convert(value, unit, target)
-        shift = round(math.log10(UNITS[target].factor / UNITS[unit].factor))
-        return round(converted, max(decimals - shift, 0) + 6), max(decimals - shift, 0), target
-    return value, decimals, unit
-
-
 @lru_cache(maxsize=64)
 def _body_first_line(path: Path, body_start: str) -> int:
     text = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -233,7 +223,7 @@ def _read_table(reading: TableReading, located: ArticleTable, article: Article, 
         unit = parsed.unit or label_unit(label) or defaults.unit or reading.unit or spec.unit
         value, decimals = parsed.value, parsed.decimals
         if value is not None:
-            value, decimals, unit = _rebased(value, decimals, unit, spec.unit)
+            value, decimals, unit = rebase(value, decimals, unit, spec.unit)
         if parsed.text is not None:
             unit = ""
         if unit not in UNITS or UNITS[unit].dimension != UNITS[spec.unit].dimension:

@@ -36,7 +36,7 @@ _UNITS = [
     Unit("USD/h", "USD/h", 1),
 ]
 # Counted things: each is its own dimension.
-for _count in ("SM", "cores", "chips", "instances", "transistors", "images/s", "vCPUs"):
+for _count in ("SM", "CUs", "cores", "chips", "instances", "transistors", "images/s", "vCPUs"):
     _UNITS.append(Unit(_count, _count, 1))
 _UNITS.append(Unit("", "text", 1))
 UNITS = {u.symbol: u for u in _UNITS}
@@ -76,22 +76,23 @@ def convert(value: float, source: str, target: str) -> float | None:
 # ---- numbers ----
 
 _MULTIPLIERS = {"亿": 1e8, "万": 1e4, "billion": 1e9, "million": 1e6, "млрд": 1e9, "млн": 1e6}
-NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?(?:e[+-]?\d+)?)", re.IGNORECASE)
+# Thousands are grouped with commas ("3,200") or, as Russian typesets them, no-break spaces ("3\u00a0200").
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:,\d{3})+(?!\d)|\d{1,3}(?:[\u00a0\u202f]\d{3})+(?!\d)|\d+(?:[.,]\d+)?(?:e[+-]?\d+)?)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Number:
     value: float
-    decimals: int  # digits after the decimal point as written; -n for n trailing zeros of a whole number
+    decimals: int  # digits after the decimal point as written (0 for a whole number)
     start: int
     end: int  # end of the number including a multiplier word, if any
 
 
 def _parse_token(token: str) -> tuple[float, int]:
-    if re.fullmatch(r"\d+(?:,\d{3})+", token):  # thousands separators
-        token = token.replace(",", "")
-    if token.isdigit():  # trailing zeros of a whole number are not significant: "990" is 99 tens
-        return float(token), -(len(token) - len(token.rstrip("0"))) if token.strip("0") else 0
+    if re.fullmatch(r"\d+(?:[,\u00a0\u202f]\d{3})+", token):  # thousands separators
+        token = re.sub(r"[,\u00a0\u202f]", "", token)
+    if token.isdigit():  # a whole number is exact to its last digit: 190 and 191 are two statements
+        return float(token), 0
     token = token.replace(",", ".")  # a decimal comma ("13,11")
     mantissa, _, exponent = token.lower().partition("e")
     decimals = len(mantissa.partition(".")[2])
@@ -99,7 +100,8 @@ def _parse_token(token: str) -> tuple[float, int]:
         value = float(token)
         # significant digits of the mantissa, re-expressed as decimals of the full value
         sig = len(mantissa.replace(".", "").lstrip("0")) or 1
-        return value, max(0, sig - 1 - int(math.floor(math.log10(abs(value)))) if value else 0)
+        # negative when coarser than units: 2.8e12 is exact to a hundred billion, -11 decimals
+        return value, sig - 1 - int(math.floor(math.log10(abs(value)))) if value else 0
     return float(token), decimals
 
 
@@ -118,6 +120,16 @@ def numbers_in(text: str) -> list[Number]:
                 break
         out.append(Number(value, decimals, m.start(), end))
     return out
+
+
+def rebase(value: float, decimals: int, unit: str, target: str) -> tuple[float, int, str]:
+    """A value in a base unit (bytes/s, FLOP/s as 9.0e11) expressed in ``target``, its precision shifted
+    with it (2.8e12 B/s, exact to 1e11, is 2.8 TB/s, exact to 0.1); any other unit is kept as written."""
+    if unit in ("B/s", "FLOPS", "B") and target in UNITS and UNITS[target].dimension == UNITS[unit].dimension:
+        converted = convert(value, unit, target)
+        shift = round(math.log10(UNITS[target].factor / UNITS[unit].factor))
+        return round(converted, max(decimals + shift, 0) + 6), decimals + shift, target
+    return value, decimals, unit
 
 
 def same_number(a: float, b: float) -> bool:
@@ -166,6 +178,7 @@ UNIT_NAMES = {
     "instances": {"en": "instances", "ru": "инстансов", "zh": "个实例"},
     "transistors": {"en": "transistors", "ru": "транзисторов", "zh": "个晶体管"},
     "SM": {"en": "SMs", "ru": "SM", "zh": "个 SM"},
+    "CUs": {"en": "CUs", "ru": "CU", "zh": "个 CU"},
     "vCPUs": {"en": "vCPUs", "ru": "vCPU", "zh": "个 vCPU"},
 }
 

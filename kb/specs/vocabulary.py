@@ -80,6 +80,28 @@ def name_pattern(name: str) -> str:
     return rf"(?<![{_WORD}\-.]){pattern}(?![{_WORD}\-]|\.\d)"
 
 
+def first_generation_names(names: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A product whose later generations carry a number ("Trainium2", "Gaudi 3") is also named with a
+    1 for its first ("Trainium1", "Gaudi 1"), as people write it when they tell the generations apart."""
+    known = {normalize_for_matching(n).lower().replace(" ", "") for n, _ in names}
+    out = []
+    for name, eid in names:
+        flat = normalize_for_matching(name).lower().replace(" ", "")
+        if flat[-1:].isalpha() and f"{flat}2" in known and f"{flat}1" not in known:
+            out.append((f"{name}1", eid))
+    return out
+
+
+def one_edit(a: str, b: str) -> bool:
+    """Whether two different words are one insertion, deletion, substitution or swap of neighbours apart."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    if len(a) == len(b):
+        return a[i + 1:] == b[i + 1:] or (a[i + 2:] == b[i + 2:] and a[i:i + 2] == b[i:i + 2][::-1])
+    return (a[i + 1:] == b[i:]) if len(a) > len(b) else (a[i:] == b[i + 1:])
+
+
 @dataclass(frozen=True)
 class Mention:
     entity: str
@@ -96,12 +118,20 @@ class Vocabulary:
         for e in entities:
             for name in {e.name, *e.aliases}:
                 names.append((name, e.id))
+        names += first_generation_names(names)
         # Longest names first so that alternation prefers "GB200 NVL72" to "GB200".
         names.sort(key=lambda pair: -len(pair[0]))
         self._names = [(re.compile(name_pattern(n), re.IGNORECASE), eid) for n, eid in names]
         self._headers = [(re.compile(h, re.IGNORECASE), a.id) for a in attributes for h in a.headers]
         self._cues = {lang: [(re.compile(c, re.IGNORECASE), a.id) for a in attributes for c in a.cues.get(lang, ())]
                       for lang in ("en", "ru", "zh")}
+        # The plain words of the cues ("clock", "bandwidth"): what a misspelled question word is mended to;
+        # stems ("частот" of "частот\w*") only keep the words they begin from being mended.
+        plain = [re.sub(r"\\[a-z](?:[*+?]|\{[\d,]+\})?", lambda m: "*" if m.group(0).endswith(("*", "+", "}")) else " ",
+                        c.lower()) for a in attributes for cues in a.cues.values() for c in cues]
+        words = [w for p in plain for w in re.findall(r"[a-zа-яё]+\*?", p)]
+        self._cue_words = sorted({w for w in words if not w.endswith("*") and len(w) >= 5})
+        self._cue_stems = sorted({w.rstrip("*") for w in words if w.endswith("*")} | set(self._cue_words))
 
     @classmethod
     def load(cls, folder: Path) -> Vocabulary:
@@ -166,6 +196,27 @@ class Vocabulary:
         best = max(((m.end() - m.start(), aid) for pattern, aid in self._headers if (m := pattern.search(text))),
                    default=None)
         return best[1] if best else None
+
+    def mend_spelling(self, text: str, known: frozenset[str] = frozenset()) -> str:
+        """``text`` (lower case) with each word of five letters or more that is neither a word of ``known``
+        (the corpus's words: "lower" is no misspelling of "power") nor begins like a cue, but is a single
+        edit from one cue word ("clcok", "bandwdith"), replaced by that cue word."""
+        def mend(m: re.Match) -> str:
+            word = m.group(0)
+            if word in known or any(word.startswith(c) or c.startswith(word) for c in self._cue_stems):
+                return word
+            close = [c for c in self._cue_words if abs(len(c) - len(word)) <= 1 and one_edit(word, c)]
+            return close[0] if len(close) == 1 else word
+        return re.sub(r"(?<![\w])[a-zа-яё]{5,}(?![\w])", mend, text)
+
+    def cue_ends(self, text: str, lang: str) -> dict[str, int]:
+        """Where the last cue of each attribute cued in a question ends."""
+        ends: dict[str, int] = {}
+        for source in {lang, "en"}:
+            for pattern, aid in self._cues.get(source, []):
+                for m in pattern.finditer(text):
+                    ends[aid] = max(ends.get(aid, 0), m.end())
+        return ends
 
     def attribute_cues(self, text: str, lang: str) -> list[tuple[int, str]]:
         """(length of the longest matching cue, attribute) for every attribute cued in a question."""

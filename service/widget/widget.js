@@ -20,7 +20,14 @@
       blocked: "This site is not allowed to use the knowledge base.",
       tooLarge: "That question is too long.", invalid: "Please check the question: ",
       rateLimited: "Too many questions at once. Try again in {s} s.", specs: "Specifications", conflict: "Sources disagree on this value",
-      empty: "Type a question first.", you: "You", assistant: "Assistant" },
+      empty: "Type a question first.", you: "You", assistant: "Assistant",
+      offTopic: "Sorry, that is outside what this assistant knows: it answers questions about AI training hardware.",
+      unknownName: "The knowledge base says nothing about {names}, so it cannot answer that.",
+      noFact: "The knowledge base has no such value. These passages are about the same hardware:",
+      tryAsking: "You could ask, for example:", quotedIn: "quoted in {lang}",
+      suggestions: ["How much memory does the NVIDIA A100 have?", "What are the limits of TPUs?",
+        "Which is cheaper to train on, TPU or GPU?"],
+      langs: { en: "English", ru: "Russian", zh: "Chinese" } },
     ru: { title: "Вопросы об оборудовании для ИИ", placeholder: "Задайте вопрос… (Enter — отправить, Shift+Enter — новая строка)",
       send: "Отправить", open: "Открыть помощника", close: "Закрыть", thinking: "Ищу в базе знаний…",
       noAnswer: "Уверенного ответа нет. Возможно, помогут эти фрагменты:", sources: "Источники", source: "источник",
@@ -29,7 +36,13 @@
       blocked: "Этому сайту не разрешено обращаться к базе знаний.",
       tooLarge: "Вопрос слишком длинный.", invalid: "Проверьте вопрос: ",
       rateLimited: "Слишком много вопросов. Повторите через {s} с.", specs: "Характеристики", conflict: "Источники расходятся в этом значении",
-      empty: "Сначала введите вопрос.", you: "Вы", assistant: "Помощник" },
+      empty: "Сначала введите вопрос.", you: "Вы", assistant: "Помощник",
+      offTopic: "Извините, это вне моей темы: я отвечаю на вопросы об оборудовании для обучения ИИ.",
+      unknownName: "В базе знаний ничего нет о {names}, поэтому ответить не получится.",
+      noFact: "В базе знаний нет такого значения. Эти фрагменты о том же оборудовании:",
+      tryAsking: "Можно спросить, например:", quotedIn: "цитата на языке: {lang}",
+      suggestions: ["Сколько памяти у Gaudi?", "Каковы ограничения TPU?", "Что дешевле для обучения: TPU или GPU?"],
+      langs: { en: "английский", ru: "русский", zh: "китайский" } },
     zh: { title: "AI 硬件问答", placeholder: "请输入问题…（Enter 发送，Shift+Enter 换行）",
       send: "发送", open: "打开 AI 硬件助手", close: "关闭", thinking: "正在检索知识库…",
       noAnswer: "没有把握的答案。以下段落可能相关：", sources: "来源", source: "来源",
@@ -38,7 +51,13 @@
       blocked: "此网站未被允许使用该知识库。",
       tooLarge: "问题太长了。", invalid: "请检查问题：",
       rateLimited: "提问太频繁，请 {s} 秒后再试。", specs: "规格", conflict: "各来源的数值不一致",
-      empty: "请先输入问题。", you: "你", assistant: "助手" },
+      empty: "请先输入问题。", you: "你", assistant: "助手",
+      offTopic: "抱歉，这超出了我的范围：我只回答有关 AI 训练硬件的问题。",
+      unknownName: "知识库中没有关于 {names} 的内容，无法回答。",
+      noFact: "知识库中没有这个数值。以下段落与同一硬件有关：",
+      tryAsking: "可以这样问：", quotedIn: "引用原文：{lang}",
+      suggestions: ["Trn1的FP32算力是多少？", "TPU 有哪些局限？", "训练用 GPU 还是 TPU 更便宜？"],
+      langs: { en: "英文", ru: "俄文", zh: "中文" } },
   };
 
   const STYLE = `
@@ -83,6 +102,15 @@
     table.specs caption { text-align: left; font-weight: 600; }
     table.specs td.source { font-size: 11px; }
     p.spec-answer { margin: 6px 0 2px; font-size: 13px; }
+    p.spec-answer.lead { font-size: 15px; font-weight: 600; margin: 0 0 6px; }
+    .source-lang { display: inline-block; font-size: 11px; color: #57606a; border: 1px solid #d0d7de; border-radius: 4px;
+      padding: 0 4px; margin-left: 4px; }
+    .suggestions { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0 6px; }
+    .suggestions button { border: 1px solid var(--kb-accent); color: var(--kb-accent); background: #fff; border-radius: 14px;
+      padding: 2px 10px; font-size: 13px; }
+    table.row { border-collapse: collapse; font-size: 12px; margin: 4px 0; white-space: normal; }
+    table.row th, table.row td { border: 1px solid #d0d7de; padding: 2px 5px; text-align: left; }
+    table.row tr.quoted td { background: #fff3bf; font-weight: 600; }
     .feedback { display: flex; gap: 6px; align-items: center; margin-top: 6px; font-size: 12px; color: #57606a; }
     .feedback button { border: 1px solid #d0d7de; background: #fff; border-radius: 6px; padding: 2px 8px; }
     .feedback button[aria-pressed="true"] { border-color: var(--kb-accent); background: #eef2ff; }
@@ -212,6 +240,12 @@
       const cardId = (n) => `kb-${turn}-${n}`;
       const message = this.say("bot");
       const citations = body.citations || [];
+      // Declines and notes speak the question's language, whatever the page's.
+      const t = STRINGS[body.lang] || this.t;
+      const specs = Array.isArray(body.specs) ? body.specs : [];
+      const note = body.spec_answer && body.spec_answer.text;
+      // A value from the fact table is read first; the quoted sentences are its evidence.
+      if (body.answerable && specs.length && note) message.append(el("p", { class: "spec-answer lead" }, note));
       if (body.answerable && body.answer) {
         const answer = el("p", { class: "answer" });
         // The answer is plain text with [n] markers; split it and turn markers into buttons.
@@ -225,14 +259,31 @@
             answer.append(document.createTextNode(part));
           }
         }
+        const source = body.answer.source_lang;
+        if (source && body.lang && source !== body.lang) {
+          answer.append(el("span", { class: "source-lang", lang: t === this.t ? "" : body.lang },
+            t.quotedIn.replace("{lang}", t.langs[source] || source)));
+        }
         message.append(answer);
+        if (!specs.length && note) message.append(el("p", { class: "spec-answer" }, note));
+      } else if (body.abstain_reason === "off_topic") {
+        message.append(el("p", { class: "answer decline", lang: body.lang || "" }, t.offTopic));
+        message.append(el("p", { class: "try" }, t.tryAsking));
+        const list = el("div", { class: "suggestions" });
+        for (const q of t.suggestions) {
+          list.append(el("button", { type: "button", onclick: () => { this.input.value = q; this.ask(); } }, q));
+        }
+        message.append(list);
+        return;
+      } else if (body.abstain_reason === "unknown_name" && (body.unknown_names || []).length) {
+        message.append(el("p", { class: "answer decline" }, t.unknownName.replace("{names}", body.unknown_names.join(", "))));
+      } else if (body.abstain_reason === "no_fact") {
+        if (note) message.append(el("p", { class: "answer decline" }, note));
+        message.append(el("p", {}, t.noFact));
       } else {
-        message.append(el("p", { class: "answer" }, this.t.noAnswer));
+        message.append(el("p", { class: "answer" }, t.noAnswer));
       }
-      if (Array.isArray(body.specs) && body.specs.length) {
-        if (body.spec_answer && body.spec_answer.text) message.append(el("p", { class: "spec-answer" }, body.spec_answer.text));
-        message.append(this.specsTable(body.specs));
-      }
+      if (specs.length) message.append(this.specsTable(specs));
       const cards = el("div", { class: "cards", "aria-label": this.t.sources });
       for (const c of citations) cards.append(this.card(c, cardId(c.n)));
       message.append(cards);
@@ -244,11 +295,28 @@
       const text = el("div", { class: "text" });
       const start = Number.isInteger(c.quote_start) ? c.quote_start - c.char_start : -1;
       const end = Number.isInteger(c.quote_end) ? c.quote_end - c.char_start : -1;
-      if (start >= 0 && end > start && end <= c.text.length) {
-        text.append(c.text.slice(0, start), el("mark", {}, c.text.slice(start, end)), c.text.slice(end));
-      } else {
-        text.append(c.text);
+      const quoted = start >= 0 && end > start && end <= c.text.length;
+      // Markdown table rows become a small table; every other run of lines stays text with its quote marked.
+      let offset = 0;
+      let rows = [];
+      const flushRows = () => {
+        if (rows.length) text.append(this.rowTable(rows, quoted ? start : -1, quoted ? end : -1));
+        rows = [];
+      };
+      for (const line of c.text.split(/(?<=\n)/)) {
+        const from = offset;
+        offset += line.length;
+        if (/^\s*\|.*\|\s*$/.test(line)) { rows.push({ line: line.trim(), from, to: offset }); continue; }
+        flushRows();
+        if (quoted && start < offset && end > from) {
+          const a = Math.max(start, from) - from;
+          const b = Math.min(end, offset) - from;
+          text.append(line.slice(0, a), el("mark", {}, line.slice(a, b)), line.slice(b));
+        } else {
+          text.append(line);
+        }
       }
+      flushRows();
       const links = el("div", { class: "links" });
       if (c.url && /^https?:\/\//.test(c.url)) links.append(el("a", { href: c.url, target: "_blank", rel: "noopener noreferrer" }, this.t.source));
       links.append(el("a", { href: `${this.endpoint}/articles/${encodeURIComponent(c.article_id)}#${encodeURIComponent(c.anchor)}`,
@@ -256,6 +324,22 @@
       return el("article", { class: "card", id, tabindex: "-1" },
         el("div", { class: "meta" }, el("span", { class: "title" }, `[${c.n}] ${c.title}`), ` · ${c.lang} · ${c.section}`),
         text, links);
+    }
+
+    rowTable(rows, start, end) {
+      const cells = (line) => line.replace(/^\|/, "").replace(/\|$/, "").split("|").map((x) => x.trim().replace(/\*\*/g, ""));
+      const underline = (line) => /^\|?[\s:|-]+\|?$/.test(line);
+      const hasHeader = rows.length > 1 && underline(rows[1].line);
+      const table = el("table", { class: "row" });
+      rows.forEach((row, i) => {
+        if (underline(row.line)) return;
+        const isQuoted = start >= 0 && start < row.to && end > row.from;
+        const tr = el("tr", { class: isQuoted ? "quoted" : "" });
+        for (const cell of cells(row.line)) tr.append(el(hasHeader && i === 0 ? "th" : "td", {}, cell));
+        if (isQuoted) tr.setAttribute("aria-current", "true");
+        table.append(tr);
+      });
+      return table;
     }
 
     specsTable(specs) {

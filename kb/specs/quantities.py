@@ -1,0 +1,135 @@
+"""Quantities as prose writes them: a number (in digits or words) with its unit or the thing it counts.
+
+"96 GiB", "2.9 TB/sec", "13.11美元", "13,11 долл.", "eight NeuronCore-V3 cores", "16 Trainium2
+chips", "up to twelve Inferentia2 chips", "304 CUs", "542亿个晶体管": each becomes a value with a
+canonical unit (``kb.specs.units``), its offsets in the text, and whether the text gives it as
+approximate or as a bound.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.language import HAN
+from kb.specs.units import UNITS, canonical_unit, numbers_in
+
+NUMBER_WORDS = {
+    "en": {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+           "ten": 10, "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty-two": 32, "sixty-four": 64},
+    "ru": {"один": 1, "одна": 1, "два": 2, "две": 2, "двух": 2, "три": 3, "трёх": 3, "трех": 3, "четыре": 4,
+           "четырёх": 4, "пять": 5, "шесть": 6, "восемь": 8, "восьми": 8, "десять": 10, "двенадцать": 12,
+           "шестнадцать": 16, "шестнадцати": 16},
+    "zh": {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10,
+           "十二": 12, "十六": 16},
+}
+_WORD_NUMBER = re.compile(r"(?<![A-Za-zА-Яа-яЁё\-])(" + "|".join(sorted(
+    (w for lang in ("en", "ru") for w in NUMBER_WORDS[lang]), key=len, reverse=True)) + r")(?![A-Za-zА-Яа-яЁё])",
+    re.IGNORECASE)
+_HAN_NUMBER = re.compile(r"(十[一二三四五六七八九]?|[一两二三四五六七八九]十?[一二三四五六七八九]?)(?=[个颗块张台])")
+
+# Units the corpus writes in Russian or Chinese, and the currency that makes a price.
+LOCAL_UNITS = {"美元": "USD", "долл": "USD", "usd": "USD", "$": "USD", "瓦": "W", "вт": "W", "纳米": "nm", "нм": "nm",
+               "гб": "GB", "тб": "TB", "гбит/с": "Gbps", "兆赫": "MHz", "ггц": "GHz", "мгц": "MHz"}
+# Nouns that say what a number counts (after at most one name or word between them: "16 Trainium2 chips").
+COUNT_NOUNS = [
+    (r"stream processors?|потоков\w* процессор\w*|流处理器", "cores", "stream processors"),
+    (r"tensor cores?|тензорн\w* ядр\w*|tensor core", "cores", "tensor cores"),
+    (r"neuroncores?(?:-v\d)?|neuron cores?", "cores", "neuroncores"),
+    (r"cuda cores?|ядер cuda|cuda 核心", "cores", "cuda cores"),
+    (r"compute units|cus|вычислительн\w* блок\w*|计算单元", "CUs", "compute units"),
+    (r"sms|streaming multiprocessors?", "SM", "sms"),
+    (r"cores?|ядр\w*|ядер|个?核心?", "cores", "cores"),
+    (r"chips|chip|чип\w*|个芯片|颗芯片|颗|gpus|accelerators|ускорител\w*", "chips", "chips"),
+    (r"instances|инстанс\w*|个实例|台", "instances", "instances"),
+    (r"transistors|транзистор\w*|个晶体管", "transistors", "transistors"),
+    (r"vcpus", "vCPUs", "vcpus"),
+]
+_COUNT = re.compile(r"\s*(?:[\w.\-]+\s+)?(?:x\s*)?(" + "|".join(p for p, _, _ in COUNT_NOUNS) + r")(?![A-Za-z])",
+                    re.IGNORECASE)
+_UNIT_TOKEN = re.compile(r"\s?(mm2|[A-Za-zА-Яа-яЁё%²$]+(?:\s?/\s?[A-Za-zА-Яа-яЁё]+)?\.?|[" + HAN + r"]{1,2})")
+_APPROX = re.compile(r"(?:~|≈|about|roughly|around|approximately|примерно|около|约|大约)\s*$", re.IGNORECASE)
+_AT_MOST = re.compile(r"(?:up to|at most|до|最多|高达)\s*$", re.IGNORECASE)
+_AT_LEAST = re.compile(r"(?:more than|over|at least|более|свыше|超过|至少)\s*$", re.IGNORECASE)
+_HOURLY = re.compile(r"per hour|an hour|hourly|/h(?:ou)?r\b|в час|/ч\b|每小时|一小时", re.IGNORECASE)
+
+
+def word_number(text: str) -> float | None:
+    """The value of a number written as a word ("eight", "восемь", "八"), or None."""
+    key = text.strip().lower()
+    return next((table[key] for table in NUMBER_WORDS.values() if key in table), None)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    unit: str  # a canonical unit of kb.specs.units; "USD" for money not yet known to be hourly
+    start: int
+    end: int  # of the number and its unit (or counted noun)
+    number_text: str  # the number as written
+    decimals: int = 0
+    approx: bool = False
+    bound: str | None = None
+    counted: str | None = None  # for a count: what it counts ("neuroncores", "chips")
+    unit_text: str = ""  # what follows the number up to its end: the unit, or the counted words
+
+
+def _unit_after(text: str, end: int) -> tuple[str, int] | None:
+    while end < len(text) and text[end] == "`":  # "`2.5e12` bytes/s": code marks around the number
+        end += 1
+    m = _UNIT_TOKEN.match(text, end)
+    if not m:
+        return None
+    word = m.group(1).rstrip(".")
+    unit = canonical_unit(word) or canonical_unit(word.replace(" ", "")) or LOCAL_UNITS.get(word.lower()) or \
+        next((u for k, u in LOCAL_UNITS.items() if word.lower().startswith(k)), None)
+    return (unit, m.end()) if unit else None
+
+
+def _count_after(text: str, end: int) -> tuple[str, str, int] | None:
+    m = _COUNT.match(text, end)
+    if not m:
+        return None
+    noun = m.group(1)
+    for pattern, unit, counted in COUNT_NOUNS:
+        if re.fullmatch(pattern, noun, re.IGNORECASE):
+            return unit, counted, m.end()
+    return None
+
+
+def _numbers(text: str) -> list[tuple[float, int, int, int]]:
+    """(value, decimals, start, end) of every number, in digits or in words."""
+    out = [(n.value, n.decimals, n.start, n.end) for n in numbers_in(text)]
+    out += [(NUMBER_WORDS["en"].get(m.group(1).lower()) or NUMBER_WORDS["ru"][m.group(1).lower()], 0,
+             m.start(), m.end()) for m in _WORD_NUMBER.finditer(text)]
+    out += [(NUMBER_WORDS["zh"][m.group(1)], 0, m.start(), m.end()) for m in _HAN_NUMBER.finditer(text)
+            if m.group(1) in NUMBER_WORDS["zh"]]
+    return sorted(out, key=lambda n: n[2])
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every number of ``text`` that carries a unit or counts something, in text order."""
+    out = []
+    for value, decimals, start, end in _numbers(text):
+        if start and (text[start - 1].isalnum() and not "\u4e00" <= text[start - 1] <= "\u9fff"):
+            continue  # inside a name ("Trainium2", "MI300X")
+        before = text[max(0, start - 16):start]
+        approx = bool(_APPROX.search(before))
+        bound = "at_most" if _AT_MOST.search(before) else ("at_least" if _AT_LEAST.search(before) else None)
+        found = _unit_after(text, end)
+        if found:
+            unit, stop = found
+            if re.match(r"\s?/\s?[^\sA-Za-z]|\s?/\s?(?:cycle|clk|周期)|\s+per (?:cycle|clock)", text[stop:stop + 10]):
+                continue  # a rate per something else: "FLOPs/周期", "FLOPs per cycle"
+            if unit == "USD" and _HOURLY.search(text[stop:stop + 12] + " " + text[max(0, start - 24):start]):
+                unit = "USD/h"
+            if unit in UNITS or unit == "USD":
+                out.append(Quantity(value, unit, start, stop, text[start:end], decimals, approx, bound,
+                                    unit_text=text[end:stop]))
+            continue
+        counted = _count_after(text, end)
+        if counted:
+            unit, noun, stop = counted
+            out.append(Quantity(value, unit, start, stop, text[start:end], decimals, approx, bound, noun,
+                                text[end:stop]))
+    return out

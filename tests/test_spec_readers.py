@@ -1,0 +1,137 @@
+"""Facts read from prose and tables of any article, how sure each reading is, and the coverage report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import load_corpus, parse_article
+from kb.specs.facts import FactTable
+from kb.specs.present import lookup
+from kb.specs.prose import FACT_CONFIDENCE, read_prose
+from kb.specs.questions import understand
+from kb.specs.report import COVERAGE_TARGET, coverage
+from kb.specs.units import numbers_in
+from kb.specs.vocabulary import Vocabulary
+from kb.textnorm import normalize_for_matching
+
+HEAD = """---
+id: test-article
+title: A test article
+lang: {lang}
+source: {{url: 'https://example.com/a', raw_file: a.en.md}}
+publisher: Example
+license: CC-BY-4.0
+---
+"""
+
+
+def _article(body: str, lang: str = "en"):
+    return parse_article(HEAD.format(lang=lang) + "\n" + body, f"{lang}/test-article.md")
+
+
+@pytest.fixture(scope="module")
+def vocabulary(project_settings) -> Vocabulary:
+    return Vocabulary.load(project_settings.corpus_dir / "specs")
+
+
+@pytest.fixture(scope="module")
+def table(project_settings) -> FactTable:
+    return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
+
+
+def _read(body, vocabulary, lang="en"):
+    facts, candidates, relations, statements = read_prose(_article(body, lang), vocabulary, Path("corpus"))
+    return facts, candidates, relations, statements
+
+
+def test_a_list_takes_its_entity_from_the_line_that_leads_into_it(vocabulary):
+    facts, _, _, _ = _read("## Cores\n\nH100 has:\n\n- 528 Tensor Cores (Gen 4)\n- 132 Streaming Multiprocessors (SM)\n",
+                           vocabulary)
+    found = {(f.entity, f.attribute, f.value) for f in facts}
+    assert ("nvidia-h100-sxm", "tensor_cores", 528) in found and ("nvidia-h100-sxm", "sm_count", 132) in found
+    quote = next(f for f in facts if f.attribute == "tensor_cores").source.quote
+    assert quote.startswith("H100 has:") and "528 Tensor Cores" in quote  # the quote shows whose cores they are
+
+
+def test_an_entity_named_only_sentences_before_makes_a_candidate_not_a_fact(vocabulary):
+    facts, candidates, _, _ = _read("The MI250 GCD has 104 active CUs. Each unit runs at a peak clock frequency "
+                                    "of 1.7 GHz.\n", vocabulary)
+    assert ("amd-mi250", "compute_units", 104) in {(f.entity, f.attribute, f.value) for f in facts}
+    clock = [c for c in candidates if c.attribute == "clock"]
+    assert clock and clock[0].entity == "amd-mi250" and clock[0].confidence < FACT_CONFIDENCE
+    assert not [f for f in facts if f.attribute == "clock"]
+
+
+def test_a_memory_type_beside_a_number_names_the_attribute(vocabulary):
+    facts, _, _, _ = _read("The 80GiB H100-SXM comes with HBM3 at 3.35TBps.\n", vocabulary)
+    assert ("nvidia-h100-sxm", "memory_bandwidth", 3.35) in {(f.entity, f.attribute, f.value) for f in facts}
+
+
+def test_a_number_no_cue_explains_is_a_guess_for_curators(vocabulary):
+    facts, candidates, _, statements = _read("Gaudi3 ships with 128GB.\n", vocabulary)
+    assert not facts
+    assert candidates and candidates[0].attribute == "memory_capacity" and candidates[0].confidence < 0.5
+    assert "guess" in statements[0].reason
+
+
+def test_relations_are_read_with_their_direction_and_factor(vocabulary):
+    _, _, relations, _ = _read("The H100 is 2-3x faster than the A100 for training.\n", vocabulary)
+    r = relations[0]
+    assert (r.subject, r.object, r.attribute, r.direction, r.factor) == \
+        ("nvidia-h100-sxm", "nvidia-a100-sxm", "peak_compute", "higher", "2-3x")
+    assert r.ratio == (2.0, 3.0)
+
+
+def test_a_prose_reading_a_table_contradicts_is_a_candidate(table):
+    # the vendors page gives GH200's H100 96 GiB and 144 GiB: not a disagreement with the H100's 80 GB tables
+    h100 = {f.value for f in table.about("nvidia-h100-sxm", "memory_capacity")}
+    assert 80 in h100 and not {96, 144} & h100
+    doubted = [c for c in table.candidates if c.entity == "nvidia-h100-sxm" and c.attribute == "memory_capacity"]
+    assert any("disagrees with" in (c.note or "") for c in doubted)
+
+
+def test_numbers_grouped_with_no_break_spaces_are_one_number():
+    assert [n.value for n in numbers_in("3\u00a0996 MHz")] == [3996]
+    assert [n.value for n in numbers_in("1\u202f536 GiB, 3,200 Gbps")] == [1536, 3200]
+    assert [n.value for n in numbers_in("12 345")] == [12, 345]  # a plain space separates two numbers
+
+
+def test_a_misspelled_attribute_word_is_mended_but_a_real_word_is_not(table, vocabulary):
+    known = frozenset({"lower", "power"})
+    assert vocabulary.mend_spelling("mi250 peak clcok speed?", known) == "mi250 peak clock speed?"
+    assert vocabulary.mend_spelling("memroy bandwdith of h100", known) == "memory bandwidth of h100"
+    assert vocabulary.mend_spelling("which is lower", known) == "which is lower"  # "lower" is no "power"
+    assert understand("mi250 peak clcok speed?", "en", table, known).attribute == "clock"
+
+
+def test_the_last_of_equally_long_cues_is_the_head_of_the_phrase(table):
+    assert understand("mi250 峰值主频是多少", "zh", table).attribute == "clock"  # 峰值 modifies 主频
+    assert understand("MI250 的主频峰值算力", "zh", table).attribute == "peak_compute"
+
+
+def test_taiwan_phrasing_is_folded_to_mainland_words_and_simplified_text_is_left_alone():
+    assert normalize_for_matching("記憶體頻寬") == "内存带宽"
+    assert normalize_for_matching("晶片記憶體") == "芯片内存"  # whole phrases, once the text is Traditional
+    assert normalize_for_matching("程序员写的向量核心") == "程序员写的向量核心"  # tw2sp would make it 进程员
+
+
+def test_an_attribute_the_table_lacks_is_said_so_with_the_passage_that_may_state_it(table):
+    """MI250's clock is read from prose with its entity in doubt: not stated as a value, but its sentence is
+    offered, and the question is not declined for lack of a fact."""
+    _, spec = lookup(table, "What is the peak clock of the MI250?", "en")
+    assert not spec.found and spec.missing and not spec.entries
+    assert spec.unsure and "1.7" in spec.unsure[0].quote
+    assert spec.answer.text.startswith("The fact table has no clock frequency for AMD Instinct MI250")
+    _, none = lookup(table, "What is the die area of the TPU v5e?", "en")
+    assert none.missing and not none.unsure and none.answer.text == "The corpus has no die area for Google TPU v5e."
+
+
+def test_coverage_counts_every_statement_and_meets_its_target(project_settings, table):
+    report = coverage(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir), table)
+    assert report["statements"] == sum(report["kinds"].values()) > 300
+    assert report["by_origin"]["table"] and report["by_origin"]["prose"]
+    assert report["accounted"] >= COVERAGE_TARGET, report["reasons"][:5]
+    assert all(s["kind"] == "unresolved" for s in report["unresolved"])
+    assert {r["kind"] for r in report["reasons"]} <= {"candidate", "judged", "unresolved"}
