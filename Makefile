@@ -5,14 +5,15 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-E5_MODEL := models/multilingual-e5-small/modules.json
+E5_MODEL := models/multilingual-e5-small.onnx/manifest.json
 INDEX := var/index/manifest.json
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-EVAL_CONFIGS := --config e5-small --config e5-small-dense --config e5-small-lexical --config use-m3 --config e5-use-concat
+EVAL_CONFIGS := --config e5-small --config e5-small-dense --config e5-small-lexical --config use-m3 --config e5-use-concat \
+	--config e5-small-torch --config e5-small-int8
 
-.PHONY: install model browser corpus index run test eval lint clean
+.PHONY: install model browser corpus index run test eval bench bench-tools lint clean
 
 install: $(STAMP)
 
@@ -25,8 +26,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Converts e5 only when its folder is missing (about 10 s); USE's folder is
-# three small files and is always brought up to date.
+# Converts e5 only when its folder is missing (about 10 s) and exports it to ONNX (fp32 and int8,
+# about 40 s) when no export of those weights exists; USE's folder is three small files and is
+# always brought up to date.
 model: $(STAMP)
 	$(BIN)/kb model --all
 
@@ -62,6 +64,14 @@ eval: install model
 	$(BIN)/kb eval --suite all $(EVAL_CONFIGS) --quiet
 	$(BIN)/kb eval --sweep --quiet
 	$(BIN)/kb eval --readme
+
+# Latency in process and throughput over HTTP against a plain pipeline (about 6 minutes); wrk from apt.
+bench-tools:
+	@command -v wrk >/dev/null || { SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk; }
+
+bench: install model index bench-tools
+	$(BIN)/kb bench
 
 lint: install
 	$(BIN)/ruff check kb service tests

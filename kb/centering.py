@@ -26,6 +26,7 @@ from kb.model_data import model_entry, write_model_entry
 
 CENTERING_FILE = Path(__file__).parent / "data" / "language_centering.json"
 ROLES = ("query", "passage")
+Langs = Sequence[str | None] | None  # one language per text (None: unknown); no list: raw vectors
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from kb.terminal import print_answer, print_result
 
 def _settings(args: argparse.Namespace) -> Settings:
     overrides = {}
-    for name in ("index_dir", "corpus_dir", "models_dir", "embedding_backend", "host", "port"):
+    for name in ("index_dir", "corpus_dir", "models_dir", "embedding_backend", "host", "port", "workers"):
         value = getattr(args, name, None)
         if value is not None:
             overrides[name] = value
@@ -119,13 +119,20 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    from service.server import serve
 
-    from service.app import create_app
+    serve(_settings(args))
+    return 0
 
-    settings = _settings(args)
-    app = create_app(settings)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", access_log=True)
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from kb.evaluation.bench_report import run_bench, summary_lines
+    from kb.evaluation.runner import RESULTS_DIR
+
+    folder = args.results_dir or RESULTS_DIR
+    result = run_bench(_settings(args), folder, seconds=args.seconds, http=not args.no_http,
+                       progress=lambda line: print(line, file=sys.stderr))
+    print("\n".join(summary_lines(result)) + f"\nwritten {folder / 'bench.md'}")
     return 0
 
 
@@ -335,7 +342,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="serve the HTTP API and the widget demo")
     p.add_argument("--host")
     p.add_argument("--port", type=int)
+    p.add_argument("--workers", type=int, help="server processes (default from KB_WORKERS, else 1)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("bench", help="latency in process and throughput over HTTP against a plain pipeline; "
+                       "writes eval/results/bench.{md,json,png}")
+    p.add_argument("--seconds", type=float, default=5.0, help="length of each HTTP load run")
+    p.add_argument("--no-http", action="store_true", help="in-process figures only")
+    p.add_argument("--results-dir", type=Path, help="where to write (default eval/results)")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("eval", help="evaluate retrieval on the project's questions and on XQuAD-R")
     p.add_argument("--suite", choices=["kb", "xquad-r", "all"], default="kb")

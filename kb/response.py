@@ -171,3 +171,5 @@ class AskResponse(Frozen):
     spec_answer: SpecAnswer | None = Field(description="the lookup, comparison or ranking stated in the question's "
                                                        "language; null when the question is not a spec question")
     took_ms: float = Field(description="time spent answering, in milliseconds")
+    cached: bool = Field(False, description="true when the answer came from the answer cache (the same question, "
+                         "top_k and mode, answered by the same index build)")

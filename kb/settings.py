@@ -9,6 +9,7 @@ passed down; the library never reads the environment itself.
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 
@@ -28,6 +29,14 @@ class EmbeddingBackend(StrEnum):
     E5_USE_CONCAT = "e5-use-concat"  # both, side by side, weighted by concat_use_share
 
 
+class EncoderRuntime(StrEnum):
+    """What computes question vectors for e5-small (the other models always run on torch)."""
+
+    TORCH = "torch"  # sentence-transformers on torch, fp32
+    ONNX = "onnx"  # the exported graph on onnxruntime, fp32: torch's vectors, a few times faster
+    ONNX_INT8 = "onnx-int8"  # the same graph with int8 weights: faster again, vectors move a little
+
+
 class Settings(BaseSettings):
     """Configuration for building, searching and serving the knowledge base."""
 
@@ -42,6 +51,12 @@ class Settings(BaseSettings):
                                     "inner product (e5's is the rest)")
     embedding_batch_size: int = Field(16, ge=1, le=512)
     torch_threads: int | None = Field(None, ge=1, description="None lets torch decide")
+    # chosen by `kb bench` (eval/results/bench.md): int8 moves centered question vectors below the 0.99 cosine
+    # bound, fp32 ONNX keeps torch's vectors exactly and is the fastest runtime that does
+    encoder_runtime: EncoderRuntime = Field(EncoderRuntime.ONNX, description="torch, onnx or onnx-int8 (e5-small "
+                                            "questions); passages are always embedded in fp32")
+    encoder_threads: int | None = Field(None, ge=1, description="intra-op threads of the question encoder; None: "
+                                        "the CPU count divided by the number of workers")
 
     # Chunks are measured in the model's own tokens, prompt prefix and
     # context header included; 512 is the hard limit of both models.
@@ -89,6 +104,18 @@ class Settings(BaseSettings):
 
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
+    workers: int = Field(1, ge=1, le=64, description="server processes; each loads the index once")
+    log_level: str = Field("info", pattern="^(critical|error|warning|info|debug)$")
+    access_log: bool = Field(True, description="one log line per request (off for load tests)")
+    # Serving speed (eval/results/bench.md measures both).
+    batch_window_ms: float = Field(2.0, ge=0.0, le=50.0, description="questions arriving within this window are "
+                                   "embedded in one call; 0 embeds each on its own")
+    batch_max: int = Field(16, ge=1, le=256, description="a batch is encoded at once when this many are waiting")
+    answer_cache_size: int = Field(2048, ge=0, description="whole answers kept in memory (LRU); 0 turns the cache off")
+
+    def serving_threads(self) -> int:
+        """Encoder threads per worker: the cores shared out, so workers do not fight over them."""
+        return self.encoder_threads or max(1, (os.cpu_count() or 1) // self.workers)
 
 MODEL_FOLDERS = {
     EmbeddingBackend.E5_SMALL: "multilingual-e5-small",

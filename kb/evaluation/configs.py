@@ -6,7 +6,7 @@ is evaluated is exactly what the service would run with those settings.
 
 from __future__ import annotations
 
-from kb.settings import EmbeddingBackend, Settings
+from kb.settings import EmbeddingBackend, EncoderRuntime, Settings
 
 CONFIGS: dict[str, dict] = {
     "e5-small": {"embedding_backend": EmbeddingBackend.E5_SMALL},  # the default: hybrid
@@ -14,9 +14,12 @@ CONFIGS: dict[str, dict] = {
     "e5-small-lexical": {"embedding_backend": EmbeddingBackend.E5_SMALL, "retrieval_mode": "lexical"},
     "use-m3": {"embedding_backend": EmbeddingBackend.USE_M3},
     "e5-use-concat": {"embedding_backend": EmbeddingBackend.E5_USE_CONCAT},
+    # the same model, its questions embedded by another runtime (kb bench measures their speed)
+    "e5-small-torch": {"embedding_backend": EmbeddingBackend.E5_SMALL, "encoder_runtime": EncoderRuntime.TORCH},
+    "e5-small-int8": {"embedding_backend": EmbeddingBackend.E5_SMALL, "encoder_runtime": EncoderRuntime.ONNX_INT8},
 }
 # What tells configurations apart.
-KEYS = ("embedding_backend", "retrieval_mode", "fusion_lexical_weight", "max_chunks_per_article")
+KEYS = ("embedding_backend", "retrieval_mode", "fusion_lexical_weight", "max_chunks_per_article", "encoder_runtime")
 # Suites a configuration means something for: XQuAD-R measures the embedding model only.
 SUITES: dict[str, tuple[str, ...]] = {"e5-small-dense": ("kb",), "e5-small-lexical": ("kb",)}
 

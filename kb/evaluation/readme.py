@@ -20,8 +20,10 @@ BLOCK = re.compile(r"(<!-- eval:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /eval
 DEFAULT = "e5-small"
 KB_CONFIGS = {"e5-small": "e5-small, hybrid (default)", "e5-small-dense": "e5-small, dense only",
               "e5-small-lexical": "e5-small, lexical only", "use-m3": "use-m3, hybrid",
-              "e5-use-concat": "e5-use-concat, hybrid"}
-XQUAD_CONFIGS = {"e5-small": "e5-small (default)", "use-m3": "use-m3", "e5-use-concat": "e5-use-concat"}
+              "e5-use-concat": "e5-use-concat, hybrid", "e5-small-torch": "e5-small, questions on torch",
+              "e5-small-int8": "e5-small, questions on onnx-int8"}
+XQUAD_CONFIGS = {"e5-small": "e5-small (default: questions on onnx)", "e5-small-torch": "e5-small, questions on torch",
+                 "e5-small-int8": "e5-small, questions on onnx-int8", "use-m3": "use-m3", "e5-use-concat": "e5-use-concat"}
 
 
 def _load(results: Path, name: str) -> dict:
@@ -200,7 +202,24 @@ def coverage_block(results: Path) -> str:
             f"{r['accounted']:.1%} (target {r['target']:.0%}). Details: `eval/results/spec-coverage.md`.")
 
 
-RENDERERS = {"headline": headline_block, "answers": answers_block, "coverage": coverage_block, "configs": configs_block, "pairs": pairs_block,
+def bench_block(results: Path) -> str:
+    r = _load(results, "bench")
+    ip = r["in_process"]
+    by = {row["runtime"]: row for row in ip["runtimes"]}
+    plain = ip["plain"]["ask"]
+    lines = [f"Measured by `kb bench` ({r['run_at'][:10]}, {r['machine']['cpus']} CPUs; `eval/results/bench.md`). "
+             f"In process, one whole `ask`: plain pipeline p50 {plain['p50_ms']} ms; "
+             + "; ".join(f"{k} p50 {v['ask']['p50_ms']} ms, p99 {v['ask']['p99_ms']} ms ({v['vs_plain_p50']}x the plain "
+                         f"pipeline)" for k, v in by.items()) + ".", "",
+             "| over HTTP (wrk, loopback) | c=1 | c=4 | c=16 | c=32 | errors |", "| --- | --- | --- | --- | --- | --- |"]
+    for http in r.get("http", []):
+        runs = {run["concurrency"]: run for run in http["runs"]}
+        cells = " | ".join(f"{runs[c]['rps']:.0f}/s" if c in runs else "–" for c in (1, 4, 16, 32))
+        lines.append(f"| {http['name']} | {cells} | {sum(run['errors'] for run in http['runs'])} |")
+    return "\n".join(lines)
+
+
+RENDERERS = {"bench": bench_block, "headline": headline_block, "answers": answers_block, "coverage": coverage_block, "configs": configs_block, "pairs": pairs_block,
              "comparisons": comparisons_block, "xquad": xquad_block, "sweep": sweep_block, "dataset": dataset_block}
 
 

@@ -46,6 +46,7 @@ def input_hashes(settings: Settings, questions_path: Path = KB_QUESTIONS) -> dic
              "answer": asdict(AnswerPolicy.from_settings(settings)),
              "chunker": ChunkerSettings(settings.chunk_target_tokens, settings.chunk_max_tokens).as_dict(),
              "embedding_backend": str(settings.embedding_backend), "concat_use_share": settings.concat_use_share,
+             "encoder_runtime": str(settings.encoder_runtime),
              "use_glossary": settings.use_glossary}
     return {"corpus": corpus_hash(load_corpus(settings.corpus_dir)), "specs": specs_hash(settings.corpus_dir),
             "glossary": _digest(glossary.read_bytes() if glossary.exists() else b""),

@@ -53,7 +53,10 @@ def embed_cached(encoder: Encoder, texts: list[str], role: str, cache_dir: Path,
     """Raw (uncentered) embeddings of ``texts`` by a single model, cached on disk per model and text set
     (they take a minute to make)."""
     digest = hashlib.sha256("\x1e".join(texts).encode()).hexdigest()[:12]
-    path = cache_dir / f"{encoder.model_id}-{encoder.weights_hash()}-{role}-{digest}.npy"
+    # Questions are embedded by the configured runtime (passages always in fp32): one cache per runtime.
+    runtime = getattr(encoder, "runtime", "torch") if role == "query" else "torch"
+    kind = role if runtime == "torch" else f"{role}-{runtime}"
+    path = cache_dir / f"{encoder.model_id}-{encoder.weights_hash()}-{kind}-{digest}.npy"
     if path.exists():
         return np.load(path)
     if role == "query":

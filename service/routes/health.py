@@ -15,6 +15,8 @@ async def healthz() -> dict[str, str]:
 
 @get("/readyz", summary="Readiness: the index is loaded")
 async def readyz(state: State) -> ReadyResponse:
-    manifest = state.runtime.manifest
+    runtime = state.runtime
+    manifest = runtime.manifest
     return ReadyResponse(status="ready", build_id=manifest["build_id"], built_at=manifest["built_at"],
-                         model=manifest["model"], counts=manifest["counts"], corpus_hash=manifest["corpus_hash"])
+                         model=manifest["model"], counts=manifest["counts"], corpus_hash=manifest["corpus_hash"],
+                         encoder_runtime=str(runtime.settings.encoder_runtime), **runtime.stats())

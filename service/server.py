@@ -1,0 +1,42 @@
+"""Run the app under uvicorn: in this process, or in ``workers`` processes sharing one port."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+from kb.settings import Settings
+from service.app import SETTINGS_ENV, create_app
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The shared listening socket, made as a TCP socket by name.
+
+    uvicorn's own (``socket.socket(family)``) has protocol 0, and asyncio turns
+    Nagle's algorithm off only on sockets whose protocol is TCP: through it
+    every small answer waited for the client's delayed ACK, 40 ms a request
+    (eval/results/bench.md measured 23 req/s at concurrency 1).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(settings: Settings) -> None:
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    options = {"host": settings.host, "port": settings.port, "log_level": settings.log_level,
+               "access_log": settings.access_log}
+    if settings.workers == 1:
+        uvicorn.run(create_app(settings), **options)
+        return
+    # Each worker process builds its own app (and loads the index once) from the same settings,
+    # handed over in the environment; the supervisor restarts a worker that dies.
+    os.environ[SETTINGS_ENV] = settings.model_dump_json()
+    config = uvicorn.Config("service.app:create_app_from_environment", factory=True, workers=settings.workers,
+                            **options)
+    Multiprocess(config, sockets=[listening_socket(settings.host, settings.port)]).run()
