@@ -101,6 +101,16 @@ class Settings(BaseSettings):
     cors_allow_origins: list[str] = Field(default_factory=list, description='e.g. ["https://example.org"]; never "*" by default')
     rate_limit_per_minute: int = Field(60, ge=1, description="requests per client address to /v1/ask and /v1/feedback")
     feedback_db: Path = PROJECT_ROOT / "var" / "feedback.sqlite3"
+    feedback_busy_timeout_s: float = Field(1.0, gt=0, le=30, description="how long a feedback write waits for a "
+                                           "locked database before it is refused with 503")
+    # Operating safely (README "Operating it safely").
+    trusted_proxies: list[str] = Field(default_factory=list, description="addresses whose X-Forwarded-For is "
+                                       "believed (a reverse proxy in front); empty: the peer address is the client")
+    public_url: str | None = Field(None, pattern=r"^https?://[^\s\"'<>]+$", description="the address the widget "
+                                   "snippet names; by default http://host:port, never the request's Host header")
+    keep_alive_timeout_s: float = Field(5.0, gt=0, le=120, description="an idle keep-alive connection is closed after this")
+    max_connections: int = Field(256, ge=1, description="concurrent connections per worker; more get 503 at once")
+    shutdown_grace_s: float = Field(10.0, ge=0, le=300, description="on SIGTERM, connections still open after this are closed")
 
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)

@@ -16,6 +16,7 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
+from litestar.plugins.pydantic import PydanticPlugin
 
 from kb import __version__
 from kb.answer_cache import AnswerCache
@@ -26,6 +27,7 @@ from kb.params import AnswerPolicy
 from kb.retrieval import Retriever
 from kb.settings import Settings
 from service.feedback import FeedbackStore
+from service.guard import Guard
 from service.problems import EXCEPTION_HANDLERS
 from service.routes.ask import ask_question
 from service.routes.feedback import give_feedback
@@ -87,7 +89,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         if getattr(app.state, "runtime", None) is None:
             app.state.runtime = load_runtime(settings)
             app.state.owns_runtime = True
-        app.state.feedback = FeedbackStore(settings.feedback_db)
+        app.state.feedback = FeedbackStore(settings.feedback_db, settings.feedback_busy_timeout_s)
+        if app.state.feedback.last_error:
+            log.warning("feedback is unavailable (questions are still answered): %s", app.state.feedback.last_error)
 
     def shutdown(app: Litestar) -> None:
         # A runtime handed in (tests share one between apps) belongs to whoever made it.
@@ -102,7 +106,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     cors = CORSConfig(allow_origins=list(settings.cors_allow_origins), allow_methods=["GET", "POST"],
                       allow_headers=["Content-Type"], expose_headers=["Retry-After"]) \
         if settings.cors_allow_origins else None
-    return Litestar(
+    app = Litestar(
         route_handlers=[ask_question, give_feedback, healthz, readyz, list_specs, compare_specs, entity_specs,
                         demo_page, embed_page, widget_js, article_page],
         on_startup=[startup],
@@ -112,6 +116,11 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         middleware=[RateLimitConfig(rate_limit=("minute", settings.rate_limit_per_minute),
                                     check_throttle_handler=throttled).middleware],
         exception_handlers=EXCEPTION_HANDLERS,
+        # Strict request types: lax parsing read top_k "5" as 5 and true as 1.
+        plugins=[PydanticPlugin(validate_strict=True)],
         request_max_body_size=settings.request_max_bytes,
         openapi_config=OpenAPIConfig(title="AI hardware knowledge base", version=__version__, path="/schema"),
     )
+    # Outermost, before routing: a bad Host must not reach the code that parses URLs (404s included).
+    app.asgi_handler = Guard(app.asgi_handler)
+    return app

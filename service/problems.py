@@ -21,15 +21,15 @@ log = logging.getLogger("kb.service")
 class ProblemError(HTTPException):
     """An HTTP error raised by our own code, already phrased for the client."""
 
-    def __init__(self, status_code: int, title: str, detail: str, **extra) -> None:
-        super().__init__(status_code=status_code, detail=detail)
+    def __init__(self, status_code: int, title: str, detail: str, headers: dict | None = None, **extra) -> None:
+        super().__init__(status_code=status_code, detail=detail, headers=headers)
         self.title = title
         self.extra = extra
 
 
 def problem(request: Request, status: int, title: str, detail: str, headers: dict | None = None, **extra) -> Response:
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail,
-            "instance": request.url.path, **extra}
+            "instance": request.scope.get("path", ""), **extra}
     return Response(content=body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
@@ -43,7 +43,7 @@ def _validation(request: Request, exc: ValidationException) -> Response:
 
 def _http(request: Request, exc: HTTPException) -> Response:
     if isinstance(exc, ProblemError):
-        return problem(request, exc.status_code, exc.title, exc.detail, **exc.extra)
+        return problem(request, exc.status_code, exc.title, exc.detail, headers=exc.headers, **exc.extra)
     if exc.status_code == 400 and "JSON is malformed" in str(exc.detail):
         return problem(request, 400, "Malformed JSON", f"the request body is not valid JSON ({exc.detail})")
     titles = {400: "Bad request", 404: "Not found", 405: "Method not allowed", 413: "Request body too large",
@@ -66,7 +66,7 @@ def _knowledge_base(request: Request, exc: KnowledgeBaseError) -> Response:
 
 
 def _unexpected(request: Request, exc: Exception) -> Response:
-    log.exception("unhandled error on %s", request.url.path)
+    log.exception("unhandled error on %s", request.scope.get("path", ""))
     return problem(request, HTTP_500_INTERNAL_SERVER_ERROR, "Internal error",
                    "the server failed to answer; the error was logged")
 

@@ -15,7 +15,8 @@ from kb.response import ComparisonAnswer, LookupAnswer, SpecEntry
 
 
 class AskRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "5" or true is not a top_k (lax parsing read them as 5 and 1)
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     question: str = Field(description="the question, in English, Russian or Chinese",
                           examples=["What are the limitations of TPUs?"])
@@ -42,10 +43,11 @@ class ReadyResponse(BaseModel):
     answer_cache: dict = Field(description="this worker's answer cache: size, entries, hits, misses")
     batcher: dict | None = Field(None, description="this worker's question batcher: window, batches made and "
                                  "questions they carried")
+    feedback: dict = Field(description="feedback storage: status ok or unavailable, and the last failure")
 
 
 class FeedbackRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     question: str = Field(min_length=1, max_length=1000, description="the question the answer was for")
     rating: Literal["up", "down"] = Field(description="whether the answer helped")
@@ -99,3 +101,26 @@ class EntitySpecsResponse(BaseModel):
     parts: dict | None = Field(description="for an instance or system: the chip it is built of, and how many")
     related: list[str] = Field(description="instances built of this chip, or the chip this is built of")
     specs: list[SpecEntry] = Field(description="every fact about it, each with its source")
+
+
+class ProblemDetails(BaseModel):
+    """An RFC 9457 problem: every 4xx and 5xx answer of the API has this body (application/problem+json)."""
+
+    type: str = Field("about:blank", description="always about:blank: the status says what kind of problem")
+    title: str = Field(description="a short, fixed summary of the status")
+    status: int = Field(description="the HTTP status code")
+    detail: str = Field(description="what went wrong and what to change")
+    instance: str = Field(description="the path that was requested")
+    errors: list[dict] | None = Field(None, description="for 422: each invalid field and why")
+
+
+def problem_responses(*statuses: int) -> dict:
+    """OpenAPI entries for the problem statuses a route can answer with."""
+    from litestar.openapi.datastructures import ResponseSpec
+
+    meaning = {400: "malformed JSON, an empty body or a bad Host header", 404: "no such entity or attribute",
+               413: "the body is over the size limit", 415: "the body is not application/json",
+               422: "a field is missing, of the wrong type or out of range", 429: "too many requests from this "
+               "address (Retry-After says when to retry)", 503: "the service cannot do this now (Retry-After)"}
+    return {s: ResponseSpec(data_container=ProblemDetails, description=meaning[s], media_type="application/problem+json")
+            for s in statuses}

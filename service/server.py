@@ -25,15 +25,30 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def uvicorn_options(settings: Settings) -> dict:
+    """uvicorn's knobs, all from settings. X-Forwarded-For is believed only from the listed proxies:
+    uvicorn's default believes it from loopback, so any local client could pick its rate-limit address."""
+    return {"host": settings.host, "port": settings.port, "log_level": settings.log_level,
+            "access_log": settings.access_log, "proxy_headers": bool(settings.trusted_proxies),
+            "forwarded_allow_ips": ",".join(settings.trusted_proxies) or None,
+            "timeout_keep_alive": settings.keep_alive_timeout_s, "limit_concurrency": settings.max_connections,
+            "timeout_graceful_shutdown": int(settings.shutdown_grace_s), "server_header": False}
+
+
 def serve(settings: Settings) -> None:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    options = {"host": settings.host, "port": settings.port, "log_level": settings.log_level,
-               "access_log": settings.access_log}
+    from kb.index import load_index
+    from service.app import load_runtime
+
+    options = uvicorn_options(settings)
+    # Start-up faults (no index, a damaged one, a missing model) surface here, before uvicorn, as the
+    # one-line errors `kb` prints with exit code 2, not as a traceback from inside the server.
     if settings.workers == 1:
-        uvicorn.run(create_app(settings), **options)
+        uvicorn.run(create_app(settings, runtime=load_runtime(settings)), **options)
         return
+    load_index(settings.index_dir)  # the workers load it again; this only checks it before they start
     # Each worker process builds its own app (and loads the index once) from the same settings,
     # handed over in the environment; the supervisor restarts a worker that dies.
     os.environ[SETTINGS_ENV] = settings.model_dump_json()

@@ -28,8 +28,8 @@ def test_a_repeated_question_is_served_from_the_cache(client):
     assert [c["chunk_id"] for c in again["citations"]] == [c["chunk_id"] for c in first["citations"]]
     assert again["spec_answer"] == first["spec_answer"]
     assert after["hits"] >= before["hits"] + 1
-    other = client.post("/v1/ask", json={**QUESTION, "top_k": 3}).json()
-    assert other["cached"] is False and len(other["citations"]) <= 3
+    other = client.post("/v1/ask", json={**QUESTION, "top_k": 7}).json()  # no other test asks with 7
+    assert other["cached"] is False and len(other["citations"]) <= 7
 
 
 def test_a_new_index_build_never_serves_the_old_answer(test_settings, runtime):

@@ -47,7 +47,7 @@ def over_http(settings: Settings, seconds: float, progress=print) -> list[dict]:
     for config in http_configs(settings.encoder_runtime, settings.batch_window_ms):
         env = {"KB_ENCODER_RUNTIME": config["runtime"], "KB_ANSWER_CACHE_SIZE": "4096" if config["cache"] else "0",
                "KB_RATE_LIMIT_PER_MINUTE": "100000000", "KB_INDEX_DIR": str(settings.index_dir),
-               "KB_LOG_LEVEL": "warning", "KB_ACCESS_LOG": "false", "KB_BATCH_WINDOW_MS": str(config["window_ms"])}
+               "KB_ACCESS_LOG": "false", "KB_BATCH_WINDOW_MS": str(config["window_ms"])}
         if config["threads"]:
             env["KB_ENCODER_THREADS" if config["runtime"] != "torch" else "KB_TORCH_THREADS"] = str(config["threads"])
         progress(f"HTTP: {config_name(config)}")

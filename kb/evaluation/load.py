@@ -68,13 +68,16 @@ def _ready(port: int) -> bool:
 def serving(env: dict[str, str], workers: int, start_timeout: float = 180.0):
     """``kb serve`` in a child process; yields its port and pid, stops it (SIGTERM, then SIGKILL)."""
     port = free_port()
-    full = {**os.environ, **env, "KB_PORT": str(port), "KB_HOST": "127.0.0.1", "KB_WORKERS": str(workers)}
-    log = tempfile.TemporaryFile()
+    # INFO for uvicorn's start-up lines (each worker says when it is up); access lines stay off if asked.
+    full = {**os.environ, **env, "KB_PORT": str(port), "KB_HOST": "127.0.0.1", "KB_WORKERS": str(workers),
+            "KB_LOG_LEVEL": "info"}
+    log = tempfile.TemporaryFile(mode="a+b")  # O_APPEND: our reads never move where the child writes
     child = subprocess.Popen([sys.executable, "-m", "kb.cli", "serve"], env=full, stdout=log, stderr=log,
                              start_new_session=True)
     try:
         deadline = time.monotonic() + start_timeout
-        while not _ready(port):
+        # Ready means every worker has loaded its index: the first one up would otherwise take all the load.
+        while not (_ready(port) and _started(log) >= workers):
             if child.poll() is not None or time.monotonic() > deadline:
                 log.seek(0)
                 raise RuntimeError(f"kb serve did not become ready: {log.read()[-2000:].decode(errors='replace')}")
@@ -88,6 +91,11 @@ def serving(env: dict[str, str], workers: int, start_timeout: float = 180.0):
             os.killpg(child.pid, signal.SIGKILL)
             child.wait()
         log.close()
+
+
+def _started(log) -> int:
+    log.seek(0)
+    return log.read().count(b"Application startup complete")
 
 
 def rss_mb(pid: int) -> float:

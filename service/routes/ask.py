@@ -14,7 +14,7 @@ from kb.answer import ask
 from kb.answer_cache import CacheKey
 from kb.response import AskResponse
 from service.problems import ProblemError
-from service.schemas import AskRequest
+from service.schemas import AskRequest, problem_responses
 
 
 async def require_json(request: Request) -> None:
@@ -29,9 +29,11 @@ async def require_json(request: Request) -> None:
         json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProblemError(400, "Malformed JSON", f"the request body is not valid JSON: {exc}") from None
+    except RecursionError:  # about a thousand nested arrays: the parser's own limit, once a 500
+        raise ProblemError(400, "Malformed JSON", "the request body is nested too deeply") from None
 
 
-@post("/v1/ask", before_request=require_json, status_code=200, summary="Ask a question",
+@post("/v1/ask", before_request=require_json, status_code=200, responses=problem_responses(400, 413, 415, 422, 429), summary="Ask a question",
       description="Finds the passages that answer the question, in any of the corpus languages, with citations.")
 async def ask_question(data: AskRequest, state: State) -> AskResponse:
     runtime = state.runtime

@@ -19,4 +19,5 @@ async def readyz(state: State) -> ReadyResponse:
     manifest = runtime.manifest
     return ReadyResponse(status="ready", build_id=manifest["build_id"], built_at=manifest["built_at"],
                          model=manifest["model"], counts=manifest["counts"], corpus_hash=manifest["corpus_hash"],
-                         encoder_runtime=str(runtime.settings.encoder_runtime), **runtime.stats())
+                         encoder_runtime=str(runtime.settings.encoder_runtime), feedback=state.feedback.status(),
+                         **runtime.stats())

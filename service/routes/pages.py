@@ -17,8 +17,10 @@ WIDGET_JS = (WIDGET_DIR / "widget.js").read_bytes()
 WIDGET_ETAG = '"' + hashlib.sha256(WIDGET_JS).hexdigest()[:16] + '"'
 
 
-def _base(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+def _base(state: State) -> str:
+    # From settings, never from the request's Host header: a page must not name an address a client chose.
+    settings = state.runtime.settings
+    return (settings.public_url or f"http://{settings.host}:{settings.port}").rstrip("/")
 
 
 def snippet(base: str) -> str:
@@ -30,20 +32,20 @@ async def widget_js(request: Request) -> Response:
     headers = {"Cache-Control": "public, max-age=3600", "ETag": WIDGET_ETAG}
     if request.headers.get("if-none-match") == WIDGET_ETAG:
         return Response(content=b"", status_code=304, headers=headers)
-    return Response(content=WIDGET_JS, media_type="text/javascript; charset=utf-8", headers=headers)
+    return Response(content=WIDGET_JS, media_type="text/javascript", headers=headers)
 
 
 @get("/", include_in_schema=False, media_type=MediaType.HTML)
-async def demo_page(request: Request) -> str:
+async def demo_page(state: State) -> str:
     # The demo embeds the widget exactly as a site owner would: the one-line snippet.
     template = (WIDGET_DIR / "demo.html").read_text(encoding="utf-8")
-    return template.replace("{{SNIPPET}}", snippet(_base(request)))
+    return template.replace("{{SNIPPET}}", snippet(_base(state)))
 
 
 @get("/embed", include_in_schema=False, media_type=MediaType.HTML)
-async def embed_page(request: Request) -> str:
+async def embed_page(state: State) -> str:
     template = (WIDGET_DIR / "embed.html").read_text(encoding="utf-8")
-    return template.replace("{{SNIPPET_TEXT}}", html.escape(snippet(_base(request))))
+    return template.replace("{{SNIPPET_TEXT}}", html.escape(snippet(_base(state))))
 
 
 @get("/articles/{article_id:str}", include_in_schema=False, media_type=MediaType.HTML)

@@ -17,6 +17,7 @@ from service.schemas import (
     EntitySummary,
     SpecComparisonResponse,
     SpecTableResponse,
+    problem_responses,
 )
 
 
@@ -48,7 +49,7 @@ def _attribute(table: FactTable, name: str) -> str:
                        + (f"; did you mean {', '.join(close)}?" if close else ""), close_matches=close)
 
 
-@get("/v1/specs", summary="Entities and attributes in the fact table")
+@get("/v1/specs", responses=problem_responses(400, 422), summary="Entities and attributes in the fact table")
 async def list_specs(state: State, lang: str = Parameter(default="en", description="en, ru or zh")) -> SpecTableResponse:
     table, lang = _table(state), _lang(lang)
     entities = [EntitySummary(id=e.id, name=e.display_name(lang), kind=e.kind, vendor=e.vendor,
@@ -61,7 +62,7 @@ async def list_specs(state: State, lang: str = Parameter(default="en", descripti
                              conflicts=sum(f.conflict for f in table.facts))
 
 
-@get("/v1/specs/compare", summary="Compare entities on one attribute")
+@get("/v1/specs/compare", responses=problem_responses(400, 404, 422), summary="Compare entities on one attribute")
 async def compare_specs(state: State, entities: str = Parameter(description="comma-separated, e.g. h100,mi300x"),
                         attribute: str = Parameter(description="an attribute id, e.g. memory_capacity"),
                         lang: str = Parameter(default="en"),
@@ -81,7 +82,7 @@ async def compare_specs(state: State, entities: str = Parameter(description="com
                                   comparison=result.answer)
 
 
-@get("/v1/specs/{entity:str}", summary="Every fact about one entity, with sources")
+@get("/v1/specs/{entity:str}", responses=problem_responses(400, 404, 422), summary="Every fact about one entity, with sources")
 async def entity_specs(state: State, entity: str, lang: str = Parameter(default="en"),
                        attribute: str | None = Parameter(default=None)) -> EntitySpecsResponse:
     table, lang = _table(state), _lang(lang)

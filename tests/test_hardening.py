@@ -1,0 +1,169 @@
+"""Findings of the hostile-client probe, each reproduced: a bad Host, deep JSON, loose types, a locked
+feedback database, spoofed X-Forwarded-For, missing security headers, a snippet built from Host."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from litestar.testing import TestClient
+
+from kb.settings import Settings
+from service.guard import valid_host
+from service.server import uvicorn_options
+
+ASK = {"question": "Сколько памяти у Gaudi2?", "top_k": 3}
+
+
+def _problem(response, status: int) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert "Traceback" not in response.text
+    return response.json()
+
+
+def _client(test_settings, runtime, **overrides):
+    from service.app import create_app
+
+    settings = test_settings.model_copy(update=overrides)
+    return TestClient(create_app(settings, runtime=dataclasses.replace(runtime, settings=settings)))
+
+
+@pytest.mark.parametrize("host,ok", [(b"kb.example", True), (b"kb.example:8000", True), (b"127.0.0.1:8000", True),
+                                     (b"[::1]:8000", True), (b"kb.example:abc", False), (b"kb.example:99999", False),
+                                     (b"a b", False), (b"kb.example/x", False), (b"", False)])
+def test_host_values(host, ok):
+    assert valid_host(host) is ok
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/v1/specs", "/", "/no-such-page"])
+def test_a_malformed_host_gets_a_400_problem_on_every_route(client, path):
+    body = _problem(client.get(path, headers={"Host": "kb.example:abc"}), 400)
+    assert "Host" in body["detail"]
+
+
+@pytest.mark.parametrize("depth", [980, 5000])
+@pytest.mark.parametrize("route", ["/v1/ask", "/v1/feedback"])
+def test_deeply_nested_json_is_a_400_not_a_500(client, route, depth):
+    body = '{"question": ' + "[" * depth + "]" * depth + "}"
+    _problem(client.post(route, content=body, headers={"Content-Type": "application/json"}), 400)
+
+
+@pytest.mark.parametrize("top_k", ["5", True, 5.0])
+def test_top_k_must_be_a_json_integer(client, top_k):
+    _problem(client.post("/v1/ask", json={**ASK, "top_k": top_k}), 422)
+
+
+def test_security_headers_on_pages_and_api(client):
+    for response in (client.get("/"), client.post("/v1/ask", json=ASK), client.get("/no-such-page")):
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["x-frame-options"] == "DENY"
+        assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+        assert response.headers["referrer-policy"]
+    assert client.get("/widget.js").headers["content-type"].count("charset") == 1
+
+
+def test_the_snippet_names_the_configured_address_not_the_host_header(test_settings, runtime, tmp_path):
+    with _client(test_settings, runtime, public_url="https://kb.example.org", feedback_db=tmp_path / "f.db") as c:
+        page = c.get("/", headers={"Host": "evil.example"}).text
+    assert 'src="https://kb.example.org/widget.js"' in page and "evil.example" not in page
+
+
+def test_a_locked_feedback_database_delays_no_question(test_settings, runtime, tmp_path):
+    """Another process holds the write lock: feedback gets 503 + Retry-After quickly, questions stay fast."""
+    db = tmp_path / "feedback.sqlite3"
+    with _client(test_settings, runtime, feedback_db=db, feedback_busy_timeout_s=0.5, rate_limit_per_minute=1000) as c:
+        c.post("/v1/ask", json=ASK)  # warm
+        started = time.perf_counter()
+        c.post("/v1/ask", json=ASK)
+        normal = time.perf_counter() - started
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            results: list = []
+
+            def feedback():
+                results.append(c.post("/v1/feedback", json={"question": "q", "rating": "up", "chunk_ids": ["x"]}))
+
+            writers = [threading.Thread(target=feedback) for _ in range(12)]
+            for w in writers:
+                w.start()
+            started = time.perf_counter()
+            asked = c.post("/v1/ask", json={**ASK, "top_k": 2})
+            during = time.perf_counter() - started
+            for w in writers:
+                w.join(timeout=30)
+            ready = c.get("/readyz").json()
+        finally:
+            holder.rollback()
+            holder.close()
+        assert asked.status_code == 200
+        assert during < max(2 * normal, 0.5) + 0.5, (during, normal)  # not queued behind the waiting writes
+        assert len(results) == 12
+        for response in results:
+            _problem(response, 503)
+            assert int(response.headers["retry-after"]) > 0
+        assert ready["feedback"]["status"] == "unavailable"
+        assert c.post("/v1/feedback", json={"question": "q", "rating": "up", "chunk_ids": ["x"]}).status_code == 201
+        assert c.get("/readyz").json()["feedback"]["status"] == "ok"
+
+
+def test_an_uncreatable_feedback_database_leaves_questions_answered(test_settings, runtime, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with _client(test_settings, runtime, feedback_db=blocker / "feedback.sqlite3") as c:
+        assert c.post("/v1/ask", json=ASK).status_code == 200
+        _problem(c.post("/v1/feedback", json={"question": "q", "rating": "up", "chunk_ids": []}), 503)
+        assert c.get("/readyz").json()["feedback"]["status"] == "unavailable"
+
+
+def test_forwarded_headers_are_believed_only_from_listed_proxies():
+    assert uvicorn_options(Settings())["proxy_headers"] is False
+    trusted = uvicorn_options(Settings(trusted_proxies=["10.0.0.5"]))
+    assert trusted["proxy_headers"] is True and trusted["forwarded_allow_ips"] == "10.0.0.5"
+    options = uvicorn_options(Settings())
+    assert options["timeout_keep_alive"] > 0 and options["limit_concurrency"] and options["timeout_graceful_shutdown"]
+
+
+def test_a_rotating_x_forwarded_for_does_not_escape_the_rate_limit(built_index_dir, tmp_path):
+    """A real `kb serve` on loopback: the limit counts the peer, whatever X-Forwarded-For says."""
+    from kb.evaluation.load import serving
+
+    env = {"KB_INDEX_DIR": str(built_index_dir), "KB_RATE_LIMIT_PER_MINUTE": "3", "KB_ACCESS_LOG": "false",
+           "KB_FEEDBACK_DB": str(tmp_path / "feedback.sqlite3")}
+    statuses = []
+    with serving(env, workers=1) as (port, _):
+        for i in range(6):
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/ask", method="POST",
+                                             data=json.dumps(ASK).encode(),
+                                             headers={"Content-Type": "application/json",
+                                                      "X-Forwarded-For": f"203.0.113.{i}"})
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    statuses.append(response.status)
+            except urllib.error.HTTPError as exc:
+                statuses.append(exc.code)
+    assert statuses == [200, 200, 200, 429, 429, 429]
+
+
+@pytest.mark.parametrize("damage", ["missing", "incomplete"])
+def test_serve_refuses_a_bad_index_in_one_line_with_exit_2(built_index_dir, tmp_path, damage):
+    import shutil
+    import subprocess
+    import sys
+
+    index = tmp_path / "index"
+    if damage == "incomplete":
+        shutil.copytree(built_index_dir, index)
+        (index / "vectors.faiss").unlink()
+    done = subprocess.run([sys.executable, "-m", "kb.cli", "--index-dir", str(index), "serve", "--port", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr[-2000:]
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kb: error:") and "kb build" in lines[0], done.stderr[-2000:]
