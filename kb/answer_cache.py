@@ -1,8 +1,9 @@
 """A bounded cache of whole answers: FAQ traffic repeats, and a repeat need not be recomputed.
 
-An entry is keyed by the question as the answer stage reads it (Unicode
-NFKC, case folded, runs of white space made one), ``top_k``, the mode and
-the id of the index build that answered it, so a newly published index never
+An entry is keyed by the exact question text (the answer stage reads case
+and spacing: names are found by their capitals and the spaces between
+their words), ``top_k``, the mode and the id of the index build that
+answered it, so a newly published index never
 serves an answer of the old one. Least recently used entries go first.
 ``size`` 0 turns the cache off. Thread-safe: the service answers on worker
 threads.
@@ -11,7 +12,6 @@ threads.
 from __future__ import annotations
 
 import threading
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -19,7 +19,7 @@ from kb.response import AskResponse
 
 
 def question_key(question: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", question).casefold().split())
+    return question
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,8 @@ class Settings(BaseSettings):
     batch_window_ms: float = Field(2.0, ge=0.0, le=50.0, description="questions arriving within this window are "
                                    "embedded in one call; 0 embeds each on its own")
     batch_max: int = Field(16, ge=1, le=256, description="a batch is encoded at once when this many are waiting")
-    answer_cache_size: int = Field(2048, ge=0, description="whole answers kept in memory (LRU); 0 turns the cache off")
+    answer_cache_size: int = Field(2048, ge=0, description="whole answers kept in memory per worker (LRU, keyed by the "
+                                   "exact question, top_k, mode and index build); 0 turns the cache off")
 
     def serving_threads(self) -> int:
         """Encoder threads per worker: the cores shared out, so workers do not fight over them."""

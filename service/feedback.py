@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-import threading
+from contextlib import closing
 from pathlib import Path
 
 _SCHEMA = """
@@ -37,11 +37,10 @@ class FeedbackStore:
     def __init__(self, path: Path, busy_timeout: float = 1.0) -> None:
         self.path = Path(path)
         self.busy_timeout = busy_timeout
-        self._lock = threading.Lock()
         self.last_error: str | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as db:
+            with closing(self._connect()) as db, db:
                 db.execute(_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             self.last_error = f"{self.path}: {exc}"
@@ -55,7 +54,9 @@ class FeedbackStore:
     def add(self, question: str, rating: str, chunk_ids: list[str], answer: str | None, index_build: str,
             client: str | None) -> int:
         try:
-            with self._lock, self._connect() as db:
+            # No lock of our own: SQLite serializes writers, and one waiting lock per write keeps the
+            # wait of each at busy_timeout; closing() because `with connection` only commits.
+            with closing(self._connect()) as db, db:
                 db.execute(_SCHEMA)  # cheap when present; recreates a table lost with its file
                 cursor = db.execute(
                     "INSERT INTO feedback (received_at, question, rating, chunk_ids, answer, index_build, client) "
@@ -70,6 +71,6 @@ class FeedbackStore:
         return row
 
     def all(self) -> list[dict]:
-        with self._connect() as db:
+        with closing(self._connect()) as db:
             db.row_factory = sqlite3.Row
             return [dict(r) for r in db.execute("SELECT * FROM feedback ORDER BY id")]

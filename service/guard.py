@@ -11,7 +11,7 @@ import json
 import re
 
 # A host name or IPv4 address, or a bracketed IPv6 address, with an optional numeric port.
-HOST = re.compile(rb"^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$")
+HOST = re.compile(rb"^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,252})?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$")
 
 # Pages hold no inline script and load nothing from elsewhere; the API is never framed.
 SECURITY_HEADERS = [
@@ -28,6 +28,8 @@ PORT = re.compile(rb":([0-9]{1,5})$")
 
 
 def valid_host(value: bytes) -> bool:
+    if value == b"":  # allowed by RFC 9112 for a request without an authority
+        return True
     if not HOST.match(value):
         return False
     port = PORT.search(value)
@@ -47,11 +49,15 @@ class Guard:
             await _bad_host(scope, send)
             return
 
+        # Litestar's API docs page (/schema) runs an inline script from a CDN: no CSP there.
+        extra = [h for h in SECURITY_HEADERS if h[0] != b"content-security-policy"] \
+            if scope.get("path", "").startswith("/schema") else SECURITY_HEADERS
+
         async def send_with_headers(message) -> None:
             if message["type"] == "http.response.start":
                 present = {k.lower() for k, _ in message.get("headers", ())}
                 message = {**message, "headers": list(message.get("headers", ()))
-                           + [(k, v) for k, v in SECURITY_HEADERS if k not in present]}
+                           + [(k, v) for k, v in extra if k not in present]}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -64,7 +64,9 @@ def built_index_dir(tmp_path_factory, project_settings, default_encoder) -> Path
 @pytest.fixture(scope="session")
 def test_settings(project_settings, built_index_dir, tmp_path_factory):
     feedback = tmp_path_factory.mktemp("feedback") / "feedback.sqlite3"
-    return project_settings.model_copy(update={"index_dir": built_index_dir, "feedback_db": feedback})
+    # No answer cache in the shared runtime: a test's answer must not depend on which tests ran before it.
+    return project_settings.model_copy(update={"index_dir": built_index_dir, "feedback_db": feedback,
+                                               "answer_cache_size": 0})
 
 
 @pytest.fixture(scope="session")

@@ -42,20 +42,25 @@ class BatchingEncoder:
         self.batches = 0  # forward passes made, and questions they carried: the mean batch size is visible
         self.questions = 0
         self._closed = False
+        self._lock = threading.Lock()
         self._queue: queue.Queue[_Request | None] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="query-batcher", daemon=True)
         self._thread.start()
 
     def encode_queries(self, texts: list[str], langs: Langs = None) -> np.ndarray:
-        if self._closed:  # after shutdown began, a late question is encoded on its own rather than lost
-            return self.inner.encode_queries(texts, langs)
         request = _Request(list(texts), list(langs) if langs is not None else None)
-        self._queue.put(request)
+        with self._lock:
+            closed = self._closed or not self._thread.is_alive()
+            if not closed:
+                self._queue.put(request)
+        if closed:  # after shutdown began, a late question is encoded on its own rather than lost
+            return self.inner.encode_queries(texts, langs)
         return request.future.result()
 
     def close(self) -> None:
-        self._closed = True
-        self._queue.put(None)
+        with self._lock:
+            self._closed = True
+            self._queue.put(None)
         self._thread.join(timeout=5)
 
     def _collect(self, first: _Request) -> list[_Request]:

@@ -207,7 +207,7 @@ def load_encoder(settings, threads: int | None = None) -> Encoder:
         return OnnxEncoder(folder, backend.value, folder_weights_hash(folder, backend), str(settings.encoder_runtime),
                            threads or settings.encoder_threads, settings.embedding_batch_size)
     parts = [SentenceTransformerEncoder(settings.models_dir / MODEL_FOLDERS[part], part,
-                                        settings.embedding_batch_size, threads or settings.torch_threads)
+                                        settings.embedding_batch_size, settings.torch_threads or threads)
              for part in COMPONENTS[backend]]
     if len(parts) == 1:
         return parts[0]

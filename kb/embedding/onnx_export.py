@@ -46,7 +46,8 @@ def export_onnx(model_folder: Path, source_weights_hash: str, force: bool = Fals
     folder = onnx_folder(model_folder)
     manifest = read_manifest(folder)
     if not force and manifest and manifest.get("source_weights_hash") == source_weights_hash and \
-            all((folder / name).exists() for name in ONNX_FILES.values()):
+            all((folder / name).exists() and file_sha256(folder / name) == manifest["files"][runtime]["sha256"]
+                for runtime, name in ONNX_FILES.items()):
         return folder, False
     folder.mkdir(parents=True, exist_ok=True)
     fp32 = folder / ONNX_FILES["onnx"]

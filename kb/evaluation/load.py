@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 LUA = r"""
@@ -84,13 +84,17 @@ def serving(env: dict[str, str], workers: int, start_timeout: float = 180.0):
             time.sleep(0.25)
         yield port, child.pid
     finally:
-        os.killpg(child.pid, signal.SIGTERM)
         try:
-            child.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
-        log.close()
+            with suppress(ProcessLookupError):  # it may have exited already (a failed start)
+                os.killpg(child.pid, signal.SIGTERM)
+            try:
+                child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                with suppress(ProcessLookupError):
+                    os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+        finally:
+            log.close()
 
 
 def _started(log) -> int:

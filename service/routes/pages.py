@@ -20,7 +20,8 @@ WIDGET_ETAG = '"' + hashlib.sha256(WIDGET_JS).hexdigest()[:16] + '"'
 def _base(state: State) -> str:
     # From settings, never from the request's Host header: a page must not name an address a client chose.
     settings = state.runtime.settings
-    return (settings.public_url or f"http://{settings.host}:{settings.port}").rstrip("/")
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    return (settings.public_url or f"http://{host}:{settings.port}").rstrip("/")
 
 
 def snippet(base: str) -> str:
@@ -39,7 +40,9 @@ async def widget_js(request: Request) -> Response:
 async def demo_page(state: State) -> str:
     # The demo embeds the widget exactly as a site owner would: the one-line snippet.
     template = (WIDGET_DIR / "demo.html").read_text(encoding="utf-8")
-    return template.replace("{{SNIPPET}}", snippet(_base(state)))
+    # Same origin whatever address the page was opened at (localhost, a proxy): the script's own origin
+    # is the widget's endpoint, and the page's CSP allows exactly that.
+    return template.replace("{{SNIPPET}}", '<script src="/widget.js" defer></script>')
 
 
 @get("/embed", include_in_schema=False, media_type=MediaType.HTML)
