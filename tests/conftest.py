@@ -64,9 +64,10 @@ def built_index_dir(tmp_path_factory, project_settings, default_encoder) -> Path
 @pytest.fixture(scope="session")
 def test_settings(project_settings, built_index_dir, tmp_path_factory):
     feedback = tmp_path_factory.mktemp("feedback") / "feedback.sqlite3"
-    # No answer cache in the shared runtime: a test's answer must not depend on which tests ran before it.
+    # No answer cache in the shared runtime (a test's answer must not depend on which tests ran before
+    # it), and a rate limit the suite never spends (the limit's own test sets a small one).
     return project_settings.model_copy(update={"index_dir": built_index_dir, "feedback_db": feedback,
-                                               "answer_cache_size": 0})
+                                               "answer_cache_size": 0, "rate_limit_per_minute": 100_000})
 
 
 @pytest.fixture(scope="session")

@@ -34,6 +34,19 @@ QUESTIONS = {
 }
 
 
+@pytest.fixture(scope="module")
+def hostile(test_settings, runtime):
+    """Its own app, with a rate limit no test reaches: these many requests must not spend the shared
+    client's per-minute budget that later tests need."""
+    from litestar.testing import TestClient
+
+    from service.app import create_app
+
+    with TestClient(create_app(test_settings.model_copy(update={"rate_limit_per_minute": 100_000}),
+                               runtime=runtime)) as client:
+        yield client
+
+
 def _ok_or_problem(response) -> None:
     assert response.status_code < 500, response.text[:500]
     assert "Traceback" not in response.text
@@ -43,15 +56,15 @@ def _ok_or_problem(response) -> None:
 
 
 @pytest.mark.parametrize("name", BODIES)
-def test_hostile_bodies(client, name):
-    response = client.post(ASK, content=BODIES[name], headers=JSON)
+def test_hostile_bodies(hostile, name):
+    response = hostile.post(ASK, content=BODIES[name], headers=JSON)
     _ok_or_problem(response)
     assert response.status_code in (400, 422) or name in ("null byte", "duplicate keys")
 
 
 @pytest.mark.parametrize("name", QUESTIONS)
-def test_hostile_questions(client, name):
-    response = client.post(ASK, json={"question": QUESTIONS[name], "top_k": 3})
+def test_hostile_questions(hostile, name):
+    response = hostile.post(ASK, json={"question": QUESTIONS[name], "top_k": 3})
     _ok_or_problem(response)
     if response.status_code == 200:
         assert "<script>" not in "".join(c["text"] for c in response.json()["citations"])
@@ -60,8 +73,8 @@ def test_hostile_questions(client, name):
 @pytest.mark.parametrize("path", ["/articles/..%2F..%2Fetc%2Fpasswd", "/articles/../../pyproject.toml",
                                   "/v1/specs/..%2Fmanifest", "/v1/specs/%00", "/widget.js/../app.py",
                                   "/v1/specs/compare?entities=../../x,h100&attribute=..%2F"])
-def test_traversal_in_path_parameters(client, path):
-    response = client.get(path)
+def test_traversal_in_path_parameters(hostile, path):
+    response = hostile.get(path)
     _ok_or_problem(response)
     assert response.status_code in (400, 404, 422)
     assert "[project]" not in response.text and "root:" not in response.text
@@ -69,24 +82,24 @@ def test_traversal_in_path_parameters(client, path):
 
 @pytest.mark.parametrize("method,path", [("GET", "/v1/ask"), ("PUT", "/v1/ask"), ("DELETE", "/v1/feedback"),
                                          ("POST", "/healthz"), ("PATCH", "/v1/specs")])
-def test_wrong_methods(client, method, path):
-    response = client.request(method, path)
+def test_wrong_methods(hostile, method, path):
+    response = hostile.request(method, path)
     _ok_or_problem(response)
     assert response.status_code == 405
 
 
 @pytest.mark.parametrize("headers", [{}, {"Content-Type": "text/plain"}, {"Content-Type": "application/x-www-form-urlencoded"}])
-def test_missing_or_wrong_content_type(client, headers):
-    response = client.post(ASK, content=b'{"question": "HBM?"}', headers=headers)
+def test_missing_or_wrong_content_type(hostile, headers):
+    response = hostile.post(ASK, content=b'{"question": "HBM?"}', headers=headers)
     _ok_or_problem(response)
     assert response.status_code == 415
 
 
-def test_a_chunked_body_is_read_and_answered(client):
+def test_a_chunked_body_is_read_and_answered(hostile):
     def chunks():
         yield '{"question": "Сколько '.encode()
         yield 'памяти у Gaudi2?", "top_k": 2}'.encode()
 
-    response = client.post(ASK, content=chunks(), headers=JSON)
+    response = hostile.post(ASK, content=chunks(), headers=JSON)
     _ok_or_problem(response)
     assert response.status_code == 200 and response.json()["specs"]
