@@ -82,6 +82,30 @@ def centering_for(model_id: str, weights_hash: str, path: Path = CENTERING_FILE)
     return LanguageCentering.from_json(entry["means"]) if entry else None
 
 
+class CenteredVectors:
+    """What an encoder of one model shares: its centering, looked up once by model id and weights hash,
+    applied when the caller gives languages (raw vectors otherwise)."""
+
+    model_id: str
+    _centering: LanguageCentering | None | bool = False  # False: not looked up yet
+
+    def weights_hash(self) -> str: ...
+
+    @property
+    def centering(self) -> LanguageCentering | None:
+        if self._centering is False:
+            self._centering = centering_for(self.model_id, self.weights_hash())
+        return self._centering
+
+    def centering_digest(self) -> str | None:
+        return self.centering.digest() if self.centering is not None else None
+
+    def _centered(self, vectors: np.ndarray, langs: Langs, role: str) -> np.ndarray:
+        if langs is None or self.centering is None:
+            return vectors
+        return self.centering.apply(vectors, langs, role)
+
+
 def write_centering(model_id: str, weights_hash: str, centering: LanguageCentering, source: str,
                     path: Path = CENTERING_FILE) -> None:
     write_model_entry(path, model_id, weights_hash,

@@ -19,7 +19,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from kb.centering import Langs, LanguageCentering, centering_for
+from kb.centering import CenteredVectors, Langs
 from kb.errors import ModelNotInstalledError
 from kb.settings import EmbeddingBackend
 
@@ -54,17 +54,12 @@ def _offline() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
-class SentenceTransformerEncoder:
+class SentenceTransformerEncoder(CenteredVectors):
     """A sentence-transformers model loaded from a local folder, never from a hub."""
 
     def __init__(self, folder: Path, backend: EmbeddingBackend, batch_size: int = 16,
                  torch_threads: int | None = None) -> None:
-        folder = Path(folder)
-        if not (folder / "modules.json").exists():
-            raise ModelNotInstalledError(
-                f"embedding model '{backend.value}' is not installed: {folder} is missing. "
-                f"Create it with `make model` (or `kb model --backend {backend.value}`)."
-            )
+        folder = require_model_folder(Path(folder), backend)
         _offline()
         import torch
         from sentence_transformers import SentenceTransformer
@@ -85,21 +80,6 @@ class SentenceTransformerEncoder:
         self._count = getattr(first, "count_tokens", None)
         self._prompts = self._model.prompts or {}
         self._weights_hash: str | None = None
-        self._centering: LanguageCentering | None | bool = False  # False: not looked up yet
-
-    @property
-    def centering(self) -> LanguageCentering | None:
-        if self._centering is False:
-            self._centering = centering_for(self.model_id, self.weights_hash())
-        return self._centering
-
-    def centering_digest(self) -> str | None:
-        return self.centering.digest() if self.centering is not None else None
-
-    def _centered(self, vectors: np.ndarray, langs: Langs, role: str) -> np.ndarray:
-        if langs is None or self.centering is None:
-            return vectors
-        return self.centering.apply(vectors, langs, role)
 
     def encode_queries(self, texts: list[str], langs: Langs = None) -> np.ndarray:
         vectors = self._model.encode_query(list(texts), batch_size=self.batch_size,
@@ -128,6 +108,14 @@ class SentenceTransformerEncoder:
 
     def _hash_weights(self) -> str:
         return folder_weights_hash(self.folder, self.backend)
+
+
+def require_model_folder(folder: Path, backend: EmbeddingBackend) -> Path:
+    if not (folder / "modules.json").exists():
+        raise ModelNotInstalledError(
+            f"embedding model '{backend.value}' is not installed: {folder} is missing. "
+            f"Create it with `make model` (or `kb model --backend {backend.value}`).")
+    return folder
 
 
 def folder_weights_hash(folder: Path, backend: EmbeddingBackend) -> str:
@@ -197,11 +185,7 @@ def load_encoder(settings, threads: int | None = None) -> Encoder:
     if backend is EmbeddingBackend.E5_SMALL and settings.encoder_runtime is not EncoderRuntime.TORCH:
         from kb.embedding.onnx_encoder import OnnxEncoder
 
-        folder = settings.models_dir / MODEL_FOLDERS[backend]
-        if not (folder / "modules.json").exists():
-            raise ModelNotInstalledError(
-                f"embedding model '{backend.value}' is not installed: {folder} is missing. "
-                f"Create it with `make model` (or `kb model --backend {backend.value}`).")
+        folder = require_model_folder(settings.models_dir / MODEL_FOLDERS[backend], backend)
         os.environ["HF_HUB_OFFLINE"] = "1"
         os.environ["TRANSFORMERS_OFFLINE"] = "1"
         return OnnxEncoder(folder, backend.value, folder_weights_hash(folder, backend), str(settings.encoder_runtime),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kb.centering import Langs, LanguageCentering, centering_for
+from kb.centering import CenteredVectors, Langs
 from kb.embedding.onnx_export import ONNX_FILES, file_sha256, onnx_folder, read_manifest
 from kb.errors import ModelNotInstalledError
 
@@ -23,7 +23,7 @@ MAX_TOKENS = 512
 INSTALL = "Create it with `make model` (or `kb model --backend e5-small`)."
 
 
-class OnnxEncoder:
+class OnnxEncoder(CenteredVectors):
     """e5-small through onnxruntime; ``runtime`` is ``onnx`` (fp32) or ``onnx-int8``."""
 
     def __init__(self, model_folder: Path, model_id: str, weights_hash: str, runtime: str = "onnx",
@@ -39,7 +39,6 @@ class OnnxEncoder:
         self.max_tokens = MAX_TOKENS
         self.batch_size = batch_size
         self._weights_hash = weights_hash
-        self._centering: LanguageCentering | None | bool = False
         self._manifest = self._checked_manifest()
         self._sessions: dict[str, object] = {}
         self._session(runtime)  # fail at start, not at the first question
@@ -82,15 +81,6 @@ class OnnxEncoder:
                                                                    providers=["CPUExecutionProvider"])
         return self._sessions[runtime]
 
-    @property
-    def centering(self) -> LanguageCentering | None:
-        if self._centering is False:
-            self._centering = centering_for(self.model_id, self._weights_hash)
-        return self._centering
-
-    def centering_digest(self) -> str | None:
-        return self.centering.digest() if self.centering is not None else None
-
     def weights_hash(self) -> str:
         return self._weights_hash
 
@@ -115,11 +105,6 @@ class OnnxEncoder:
         if not blocks:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.vstack(blocks).astype(np.float32)
-
-    def _centered(self, vectors: np.ndarray, langs: Langs, role: str) -> np.ndarray:
-        if langs is None or self.centering is None:
-            return vectors
-        return self.centering.apply(vectors, langs, role)
 
     def encode_queries(self, texts: list[str], langs: Langs = None) -> np.ndarray:
         prompt = self._prompts.get("query", "")

@@ -102,16 +102,16 @@ def _started(log) -> int:
     return log.read().count(b"Application startup complete")
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and its children (uvicorn's workers), in MB."""
-    out = subprocess.run(["ps", "-o", "rss=", "--ppid", str(pid)], capture_output=True, text=True).stdout.split()
-    own = subprocess.run(["ps", "-o", "rss=", "-p", str(pid)], capture_output=True, text=True).stdout.split()
-    return round(sum(int(x) for x in out + own) / 1024.0, 1)
-
-
 def worker_rss_mb(pid: int) -> list[float]:
+    """Resident memory of a process's children (uvicorn's workers), in MB each."""
     out = subprocess.run(["ps", "-o", "rss=", "--ppid", str(pid)], capture_output=True, text=True).stdout.split()
     return [round(int(x) / 1024.0, 1) for x in out]
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process and its children, in MB."""
+    own = subprocess.run(["ps", "-o", "rss=", "-p", str(pid)], capture_output=True, text=True).stdout.split()
+    return round(sum(int(x) for x in own) / 1024.0 + sum(worker_rss_mb(pid)), 1)
 
 
 def run_wrk(port: int, bodies: list[str], connections: int, seconds: float, timeout_s: float = 5.0) -> dict:
