@@ -22,6 +22,7 @@ unknown names (``kb.coverage``); the result is a typed ``kb.response`` value.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -128,8 +129,9 @@ def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, 
     return reason
 
 
-def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, mode: Mode | None = None) -> AskResponse:
-    """The answer to one question."""
+def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, mode: Mode | None = None,
+        observe: Callable[[str, float], None] | None = None) -> AskResponse:
+    """The answer to one question; ``observe(stage, seconds)`` hears how long retrieval and composition took."""
     started = time.perf_counter()
     index = retriever.index
     scores = retriever.score(question, mode)
@@ -144,6 +146,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     pinned = list(dict.fromkeys(i for i in stated + sources + repeats if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
+    retrieved = time.perf_counter()
     text = normalize_for_matching(question)
     unknown = unknown_names(text, index.words, scores.lang)
     known = known_subjects(retriever, text)
@@ -173,6 +176,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             quoted.append(c.n)
         if parts:
             answer = Answer(text=" ".join(parts), source_lang=citations[quoted[0] - 1].lang, citations=tuple(quoted))
+    if observe is not None:
+        observe("retrieve", retrieved - started)
+        observe("compose", time.perf_counter() - retrieved)
     return AskResponse(
         question=question, lang=scores.lang, mode=mode or retriever.mode, answerable=reason is None,
         abstain_reason=reason, unknown_names=tuple(n.text for n in unknown),

@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import uuid
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -235,10 +236,25 @@ def check_model(manifest: dict, encoder: Encoder, index_dir: Path) -> None:
 
 
 def load_index(index_dir: Path, encoder: Encoder | None = None) -> KnowledgeIndex:
-    """Load the published index; with an encoder, also check that it made the vectors."""
+    """Load the published index; with an encoder, also check that it made the vectors.
+
+    A damaged file (truncated vectors, a bad line in chunks.jsonl, a broken archive) is one
+    ``IndexArtifactError`` naming the folder, never the parser's own exception and traceback."""
+    index_dir = Path(index_dir)
+    try:
+        return _load(index_dir, encoder)
+    except IndexArtifactError:
+        raise
+    except (OSError, ValueError, RuntimeError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+        # pydantic's ValidationError is a ValueError; faiss raises RuntimeError, numpy's archives BadZipFile
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        raise IndexArtifactError(f"the index at {index_dir} is damaged ({type(exc).__name__}: {first[:200]}); "
+                                 "rebuild with `kb build`") from None
+
+
+def _load(index_dir: Path, encoder: Encoder | None) -> KnowledgeIndex:
     import faiss
 
-    index_dir = Path(index_dir)
     manifest = read_manifest(index_dir)
     missing = [name for name in _FILES if not (index_dir / name).exists()]
     if missing:

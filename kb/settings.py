@@ -99,7 +99,16 @@ class Settings(BaseSettings):
 
     # The widget on other sites: origins allowed to call the API (same origin always works).
     cors_allow_origins: list[str] = Field(default_factory=list, description='e.g. ["https://example.org"]; never "*" by default')
-    rate_limit_per_minute: int = Field(60, ge=1, description="requests per client address to /v1/ask and /v1/feedback")
+    rate_limit_per_minute: int = Field(60, ge=1, description="requests per client address to /v1/ask and /v1/feedback "
+                                       "within any 60 s (a sliding window, shared by all replicas through Redis)")
+    # Shared state for several replicas (README "Several replicas"); unset: everything stays in this process.
+    redis_url: str | None = Field(None, pattern=r"^rediss?://", description="rate limits and the answer cache in "
+                                  "Redis (redis://host:port/db); unset: in process memory")
+    redis_timeout_s: float = Field(0.25, gt=0, le=10, description="a Redis call slower than this counts as a failure; "
+                                   "after one, Redis is left alone for redis_retry_s and the process falls back")
+    redis_retry_s: float = Field(5.0, gt=0, le=300)
+    feedback_dsn: str | None = Field(None, pattern=r"^postgres(ql)?://", description="feedback in PostgreSQL "
+                                     "(postgresql://user@host:port/db); unset: the SQLite file feedback_db")
     feedback_db: Path = PROJECT_ROOT / "var" / "feedback.sqlite3"
     feedback_busy_timeout_s: float = Field(1.0, gt=0, le=30, description="how long a feedback write waits for a "
                                            "locked database before it is refused with 503")
@@ -108,6 +117,8 @@ class Settings(BaseSettings):
                                        "believed (a reverse proxy in front); empty: the peer address is the client")
     public_url: str | None = Field(None, pattern=r"^https?://[^\s\"'<>]+$", description="the address the widget "
                                    "snippet names; by default http://host:port, never the request's Host header")
+    request_read_timeout_s: float = Field(10.0, gt=0, le=300, description="a request's line, headers and body must "
+                                          "arrive within this of its first byte; later: 408 and the connection closes")
     keep_alive_timeout_s: float = Field(5.0, gt=0, le=120, description="an idle keep-alive connection is closed after this")
     max_connections: int = Field(256, ge=1, description="concurrent connections per worker; more get 503 at once")
     shutdown_grace_s: float = Field(10.0, ge=0, le=300, description="on SIGTERM, connections still open after this are closed")
@@ -121,6 +132,10 @@ class Settings(BaseSettings):
     batch_window_ms: float = Field(2.0, ge=0.0, le=50.0, description="questions arriving within this window are "
                                    "embedded in one call; 0 embeds each on its own")
     batch_max: int = Field(16, ge=1, le=256, description="a batch is encoded at once when this many are waiting")
+    index_poll_s: float = Field(2.0, ge=0, le=3600, description="how often each worker checks whether a new index "
+                                "build was published (and then loads it without a restart); 0: never")
+    refused_log_lines_per_minute: int = Field(20, ge=0, description="log lines for refused requests (4xx, 5xx, "
+                                              "unparsable) per worker and minute; the rest are counted in a summary")
     answer_cache_size: int = Field(2048, ge=0, description="whole answers kept in memory per worker (LRU, keyed by the "
                                    "exact question, top_k, mode and index build); 0 turns the cache off")
 

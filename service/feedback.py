@@ -49,7 +49,8 @@ class FeedbackStore:
         return sqlite3.connect(self.path, timeout=self.busy_timeout)
 
     def status(self) -> dict:
-        return {"status": "ok" if self.last_error is None else "unavailable", "detail": self.last_error}
+        return {"status": "ok" if self.last_error is None else "unavailable", "detail": self.last_error,
+                "backend": "sqlite"}
 
     def add(self, question: str, rating: str, chunk_ids: list[str], answer: str | None, index_build: str,
             client: str | None) -> int:
@@ -74,3 +75,4 @@ class FeedbackStore:
         with closing(self._connect()) as db:
             db.row_factory = sqlite3.Row
             return [dict(r) for r in db.execute("SELECT * FROM feedback ORDER BY id")]
+

@@ -43,7 +43,13 @@ class ReadyResponse(BaseModel):
     answer_cache: dict = Field(description="this worker's answer cache: size, entries, hits, misses")
     batcher: dict | None = Field(None, description="this worker's question batcher: window, batches made and "
                                  "questions they carried")
-    feedback: dict = Field(description="feedback storage: status ok or unavailable, and the last failure")
+    feedback: dict = Field(description="feedback storage: backend, status ok or unavailable, and the last failure")
+    dependencies: dict = Field(description="each dependency (feedback store, redis when configured): status ok or "
+                               "unavailable, and the last failure")
+    index_reload: dict = Field(description="the index watcher: the build folder served, builds loaded since start, "
+                               "and the last published build it refused (with why)")
+    rate_limit: dict = Field(description="requests per minute per client, where they are counted, refusals here")
+    shared_answer_cache: dict | None = Field(None, description="hits and misses of the Redis answer cache")
 
 
 class FeedbackRequest(BaseModel):

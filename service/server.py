@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import socket
+import tempfile
 
 from kb.settings import Settings
 from service.app import SETTINGS_ENV, create_app
+from service.metrics import MULTIPROC_ENV
+from service.protocol import ReadTimeoutH11Protocol, configure
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -32,7 +35,9 @@ def uvicorn_options(settings: Settings) -> dict:
             "access_log": settings.access_log, "proxy_headers": bool(settings.trusted_proxies),
             "forwarded_allow_ips": ",".join(settings.trusted_proxies) or None,
             "timeout_keep_alive": settings.keep_alive_timeout_s, "limit_concurrency": settings.max_connections,
-            "timeout_graceful_shutdown": int(settings.shutdown_grace_s), "server_header": False}
+            "timeout_graceful_shutdown": int(settings.shutdown_grace_s), "server_header": False,
+            # h11 with a deadline for each request's headers and body (service.protocol)
+            "http": ReadTimeoutH11Protocol}
 
 
 def serve(settings: Settings) -> None:
@@ -43,6 +48,7 @@ def serve(settings: Settings) -> None:
     from service.app import load_runtime
 
     options = uvicorn_options(settings)
+    configure(settings)
     # Start-up faults (no index, a damaged one, a missing model) surface here, before uvicorn, as the
     # one-line errors `kb` prints with exit code 2, not as a traceback from inside the server.
     if settings.workers == 1:
@@ -52,6 +58,8 @@ def serve(settings: Settings) -> None:
     # Each worker process builds its own app (and loads the index once) from the same settings,
     # handed over in the environment; the supervisor restarts a worker that dies.
     os.environ[SETTINGS_ENV] = settings.model_dump_json()
+    # The workers' metrics are summed from files in one fresh folder (prometheus-client's multiprocess mode).
+    os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="kb-metrics-")
     config = uvicorn.Config("service.app:create_app_from_environment", factory=True, workers=settings.workers,
                             **options)
     Multiprocess(config, sockets=[listening_socket(settings.host, settings.port)]).run()

@@ -85,3 +85,33 @@ def client(test_settings, runtime):
 
     with TestClient(create_app(test_settings, runtime=runtime)) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="session")
+def postgres_dsn():
+    """A throwaway PostgreSQL cluster for the session (service.stack); fails, never skips, when it cannot start."""
+    from service.stack import postgres
+
+    with postgres() as dsn:
+        yield dsn
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    from service.stack import redis
+
+    with redis(tmp_path_factory.mktemp("redis")) as server:
+        yield server
+
+
+@pytest.fixture()
+def fresh_database(postgres_dsn):
+    """An empty database of its own in the session's cluster; yields its DSN."""
+    import uuid
+
+    import psycopg
+
+    name = f"kb_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(postgres_dsn, autocommit=True) as db:
+        db.execute(f"CREATE DATABASE {name}")
+    yield postgres_dsn.rsplit("/", 1)[0] + f"/{name}"

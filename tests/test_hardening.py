@@ -157,16 +157,40 @@ def test_a_rotating_x_forwarded_for_does_not_escape_the_rate_limit(built_index_d
     assert statuses == [200, 200, 200, 429, 429, 429]
 
 
-@pytest.mark.parametrize("damage", ["missing", "incomplete"])
+def _truncate(path, keep: float = 0.5):
+    data = path.read_bytes()
+    path.write_bytes(data[: int(len(data) * keep)])
+
+
+# Each kind of damage a copied or half-written index can have: the start-up must refuse it in one line.
+DAMAGE = {
+    "missing": None,
+    "incomplete": lambda d: (d / "vectors.faiss").unlink(),
+    "truncated vectors": lambda d: _truncate(d / "vectors.faiss"),
+    "garbage vectors": lambda d: (d / "vectors.faiss").write_bytes(b"\x00not faiss" * 100),
+    "a bad chunk line": lambda d: (d / "chunks.jsonl").write_text((d / "chunks.jsonl").read_text() + "{oops\n"),
+    "truncated chunks": lambda d: _truncate(d / "chunks.jsonl", 0.3),
+    "manifest not json": lambda d: (d / "manifest.json").write_text("{"),
+    "manifest of another format": lambda d: (d / "manifest.json").write_text(
+        (d / "manifest.json").read_text().replace('"format_version": ', '"format_version": 99, "old": ')),
+    "truncated sentences": lambda d: _truncate(d / "sentences.npz"),
+    "articles not json": lambda d: (d / "articles.json").write_text("[{]"),
+    "facts not json": lambda d: (d / "facts.json").write_text("{\"vocabulary\": "),
+    "lexical not json": lambda d: (d / "lexical.json").write_text("nope"),
+    "bm25 arrays truncated": lambda d: _truncate(d / "bm25" / "data.csc.index.npy", 0.1),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
 def test_serve_refuses_a_bad_index_in_one_line_with_exit_2(built_index_dir, tmp_path, damage):
     import shutil
     import subprocess
     import sys
 
     index = tmp_path / "index"
-    if damage == "incomplete":
+    if DAMAGE[damage] is not None:
         shutil.copytree(built_index_dir, index)
-        (index / "vectors.faiss").unlink()
+        DAMAGE[damage](index)
     done = subprocess.run([sys.executable, "-m", "kb.cli", "--index-dir", str(index), "serve", "--port", "1"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr[-2000:]

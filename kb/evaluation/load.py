@@ -65,9 +65,9 @@ def _ready(port: int) -> bool:
 
 
 @contextmanager
-def serving(env: dict[str, str], workers: int, start_timeout: float = 180.0):
+def serving(env: dict[str, str], workers: int, start_timeout: float = 180.0, port: int | None = None):
     """``kb serve`` in a child process; yields its port and pid, stops it (SIGTERM, then SIGKILL)."""
-    port = free_port()
+    port = port or free_port()
     # INFO for uvicorn's start-up lines (each worker says when it is up); access lines stay off if asked.
     full = {**os.environ, **env, "KB_PORT": str(port), "KB_HOST": "127.0.0.1", "KB_WORKERS": str(workers),
             "KB_LOG_LEVEL": "info"}

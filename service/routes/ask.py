@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 import time
-from functools import partial
 
-import anyio
 from litestar import Request, post
 from litestar.datastructures import State
 
-from kb.answer import ask
-from kb.answer_cache import CacheKey
 from kb.response import AskResponse
+from service import metrics
+from service.answers import answer
 from service.problems import ProblemError
 from service.schemas import AskRequest, problem_responses
 
@@ -45,13 +43,10 @@ async def ask_question(data: AskRequest, state: State) -> AskResponse:
         raise ProblemError(422, "Invalid request", f"top_k: must be between 1 and {settings.top_k_max} "
                            f"(got {data.top_k})", errors=[{"field": "top_k", "message": "out of range"}])
     started = time.perf_counter()
-    key = CacheKey.of(data.question, data.top_k, data.mode, runtime.manifest["build_id"])
-    if (found := runtime.cache.get(key)) is not None:
-        return found.model_copy(update={"question": data.question, "cached": True,
-                                        "took_ms": round((time.perf_counter() - started) * 1000, 2)})
-    # Embedding is CPU-bound; running it in a worker thread keeps the event
-    # loop free for other requests (health checks, other questions).
-    response = await anyio.to_thread.run_sync(
-        partial(ask, runtime.retriever, data.question, data.top_k, runtime.policy, data.mode))
-    runtime.cache.put(key, response)
-    return response
+    response, source = await answer(runtime, state.shared_answers, data.question, data.top_k, data.mode)
+    reason = response.abstain_reason
+    metrics.ANSWERS.labels(source, str(reason.value) if reason is not None else "none").inc()
+    if source == "computed":
+        return response
+    return response.model_copy(update={"question": data.question, "cached": True,
+                                       "took_ms": round((time.perf_counter() - started) * 1000, 2)})

@@ -8,6 +8,7 @@ import anyio
 from litestar import Request, post
 from litestar.datastructures import State
 
+from service import metrics
 from service.feedback import FeedbackUnavailable
 from service.problems import ProblemError
 from service.routes.ask import require_json
@@ -38,10 +39,13 @@ async def give_feedback(data: FeedbackRequest, state: State, request: Request) -
     build = state.runtime.manifest["build_id"]
     client = request.client.host if request.client else None
     if writers().statistics().tasks_waiting >= MAX_WAITING:
+        metrics.FEEDBACK.labels("unavailable").inc()
         raise unavailable("too many writes are waiting")
     try:
         row = await anyio.to_thread.run_sync(partial(state.feedback.add, data.question, data.rating, data.chunk_ids,
                                                      data.answer, build, client), limiter=writers())
     except FeedbackUnavailable as exc:
+        metrics.FEEDBACK.labels("unavailable").inc()
         raise unavailable(str(exc)) from None
+    metrics.FEEDBACK.labels("stored").inc()
     return FeedbackResponse(id=row, index_build=build)
