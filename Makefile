@@ -13,7 +13,7 @@ export TRANSFORMERS_OFFLINE := 1
 EVAL_CONFIGS := --config e5-small --config e5-small-dense --config e5-small-lexical --config use-m3 --config e5-use-concat \
 	--config e5-small-torch --config e5-small-int8
 
-.PHONY: install model browser corpus index run test eval bench bench-tools lint clean
+.PHONY: install model browser servers corpus index run test eval bench bench-tools deploy-demo soak lint clean
 
 install: $(STAMP)
 
@@ -55,7 +55,15 @@ browser:
 	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-wqy-zenhei; }
 
-test: install model browser
+# PostgreSQL, Redis and nginx for the shared-state and replica tests: Debian's packages, never started as
+# system services (the tests start throwaway instances on free loopback ports).
+servers:
+	@{ test -x /usr/lib/postgresql/15/bin/initdb || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \
+	  && command -v redis-server >/dev/null && { command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || { \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql redis-server nginx-light; }
+
+test: install model browser servers bench-tools
 	$(BIN)/python -m pytest
 
 # The full evaluation: both suites, every configuration, the sweep (dev only), then the README figures
@@ -72,6 +80,14 @@ bench-tools:
 
 bench: install model index bench-tools
 	$(BIN)/kb bench
+
+# The reliability suite, longer (about 2 minutes): writes eval/results/reliability.{md,json}.
+soak: install model index bench-tools
+	$(BIN)/kb bench --reliability --seconds 60
+
+# The multi-replica layout on this machine: PostgreSQL, Redis, 2 replicas, nginx on http://127.0.0.1:8080.
+deploy-demo: install model index servers
+	$(BIN)/python deploy/demo.py --replicas 2
 
 lint: install
 	$(BIN)/ruff check kb service tests

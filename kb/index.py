@@ -248,7 +248,7 @@ def load_index(index_dir: Path, encoder: Encoder | None = None) -> KnowledgeInde
     except (OSError, ValueError, RuntimeError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
         # pydantic's ValidationError is a ValueError; faiss raises RuntimeError, numpy's archives BadZipFile
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-        raise IndexArtifactError(f"the index at {index_dir} is damaged ({type(exc).__name__}: {first[:200]}); "
+        raise IndexArtifactError(f"the index at {index_dir} is damaged ({type(exc).__name__}: {first[:160]}); "
                                  "rebuild with `kb build`") from None
 
 

@@ -38,6 +38,7 @@ from service.routes.health import healthz, metrics_page, readyz
 from service.routes.pages import article_page, demo_page, embed_page, widget_js
 from service.routes.specs import compare_specs, entity_specs, list_specs
 from service.runtime import Runtime, load_runtime
+from service.schemas import declare_closed_bodies
 
 RATE_LIMITED_PATHS = ("/v1/ask", "/v1/feedback")
 SETTINGS_ENV = "KB_SERVE_SETTINGS"  # how `kb serve --workers N` hands its settings to each worker process
@@ -117,6 +118,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         request_max_body_size=settings.request_max_bytes,
         openapi_config=OpenAPIConfig(title="AI hardware knowledge base", version=__version__, path="/schema"),
     )
+    declare_closed_bodies(app)
     # Outermost, before routing: a bad Host must not reach the code that parses URLs (404s included);
     # then every response is counted, then the rate limit refuses before any body is read.
     app.asgi_handler = Guard(metrics.RequestMetrics(RateLimit(app.asgi_handler, limiter, RATE_LIMITED_PATHS)))

@@ -22,6 +22,7 @@ from prometheus_client import (
 )
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+MEDIA_TYPE = CONTENT_TYPE_LATEST.replace("; charset=utf-8", "")  # Litestar adds the charset to text types
 _SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 REQUESTS = Counter("kb_http_requests", "HTTP requests answered, by route template, method and status",
@@ -45,13 +46,13 @@ DEPENDENCY_UP = Gauge("kb_dependency_up", "1 when a dependency answered its last
                       ["dependency"], multiprocess_mode="liveall")
 
 
-def render() -> tuple[bytes, str]:
+def render() -> bytes:
     """The exposition text: this process's registry, or every worker's when they share a folder."""
     if os.environ.get(MULTIPROC_ENV):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
-        return generate_latest(registry), CONTENT_TYPE_LATEST
-    return generate_latest(), CONTENT_TYPE_LATEST
+        return generate_latest(registry)
+    return generate_latest()
 
 
 def observe_stage(stage: str, seconds: float) -> None:

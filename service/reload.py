@@ -77,7 +77,7 @@ class IndexWatcher:
         try:
             new = await anyio.to_thread.run_sync(partial(next_runtime, self.state.runtime, target))
         except Exception as exc:  # any damage: the old index must keep serving
-            self.status.refused_target, self.status.refused_detail = target, str(exc).splitlines()[0][:300]
+            self.status.refused_target, self.status.refused_detail = target, str(exc).splitlines()[0][:500]
             metrics.INDEX_RELOADS.labels("refused").inc()
             log.error("refused the published index %s, still serving %s: %s", target, self.status.serving,
                       self.status.refused_detail)

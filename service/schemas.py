@@ -6,27 +6,47 @@ library's typed answer is the wire format, so its shape is declared once.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from kb.params import Mode
 from kb.response import ComparisonAnswer, LookupAnswer, SpecEntry
 
+# Blank means white space by either definition: JSON Schema's (ECMA-262 \s, which a client's validator uses) and
+# Python's (str.strip, which the answer stage applies), so the document and the service agree on what is blank.
+_SPACE_CODES = [9, 10, 11, 12, 13, 0x1C, 0x1D, 0x1E, 0x1F, 32, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028,
+                0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF]
+_SPACE_CHARS = "".join(chr(c) for c in _SPACE_CODES)
+SPACE = "".join(f"\\u{c:04x}" for c in _SPACE_CODES)  # for a regex character class
+NOT_BLANK = f"[^{SPACE}]"
+
+
+def strip_space(text: str) -> str:
+    return text.strip(_SPACE_CHARS)
+
 
 class AskRequest(BaseModel):
     # strict: "5" or true is not a top_k (lax parsing read them as 5 and 1)
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    question: str = Field(description="the question, in English, Russian or Chinese",
-                          examples=["What are the limitations of TPUs?"])
-    top_k: int = Field(5, description="how many passages to return", examples=[5])
+    question: str = Field(description="the question, in English, Russian or Chinese; at most question_max_chars "
+                          "(1000) characters", examples=["What are the limitations of TPUs?"],
+                          json_schema_extra={"pattern": NOT_BLANK},
+                          max_length=1000)
+    top_k: int = Field(5, ge=1, le=50, description="how many passages to return (at most top_k_max)", examples=[5])
     mode: Mode | None = Field(None, description="retrieval mode; by default the service's configured one (hybrid)")
+
+    @field_validator("top_k", mode="before")
+    @classmethod
+    def _integral_number(cls, value):
+        # JSON Schema's "integer" is any number with no fraction, 5.0 included; "5" and true stay refused
+        return int(value) if isinstance(value, float) and value.is_integer() else value
 
     @field_validator("question")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not value.strip():
+        if not strip_space(value):
             raise ValueError("the question is empty")
         return value
 
@@ -57,8 +77,9 @@ class FeedbackRequest(BaseModel):
 
     question: str = Field(min_length=1, max_length=1000, description="the question the answer was for")
     rating: Literal["up", "down"] = Field(description="whether the answer helped")
-    chunk_ids: list[str] = Field(default_factory=list, max_length=50, description="the citations shown with the answer")
-    answer: str | None = Field(None, max_length=5000, description="the answer text shown")
+    chunk_ids: list[Annotated[str, Field(max_length=64)]] = Field(default_factory=list, max_length=50,
+                                                                  description="the citations shown with the answer")
+    answer: str | None = Field(None, max_length=4000, description="the answer text shown")
 
 
 class FeedbackResponse(BaseModel):
@@ -130,3 +151,16 @@ def problem_responses(*statuses: int) -> dict:
                "address (Retry-After says when to retry)", 503: "the service cannot do this now (Retry-After)"}
     return {s: ResponseSpec(data_container=ProblemDetails, description=meaning[s], media_type="application/problem+json")
             for s in statuses}
+
+
+CLOSED_BODIES = ("AskRequest", "FeedbackRequest")
+
+
+def declare_closed_bodies(app) -> None:
+    """Say in the OpenAPI document what the models enforce: unknown fields in a request body are refused (422).
+
+    Litestar's schema generation drops a model's ``extra="forbid"``; without ``additionalProperties: false``
+    the document promised that any extra field was accepted."""
+    schemas = app.openapi_schema.components.schemas
+    for name in CLOSED_BODIES:
+        schemas[name].additional_properties = False

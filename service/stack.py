@@ -1,4 +1,5 @@
-"""Throwaway local servers on free loopback ports: PostgreSQL, Redis and nginx, for the tests and the demo.
+"""Throwaway local servers on free loopback ports: PostgreSQL, Redis, nginx and replicas of ``kb serve``,
+for the tests and ``make deploy-demo``.
 
 Each starts in a folder of its own, with nothing shared with a system
 instance, and stops with its context. A server binary that is missing is a
@@ -13,8 +14,10 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -144,7 +147,7 @@ http {{
     }}
     server {{
         listen 127.0.0.1:{port};
-        client_max_body_size 16k;
+        client_max_body_size 128k;
         location / {{
             proxy_pass http://kb;
             proxy_http_version 1.1;
@@ -172,13 +175,13 @@ def nginx_config(folder: Path, port: int, upstreams: list[int], max_fails: int =
 
 
 @contextmanager
-def nginx(folder: Path, upstreams: list[int]) -> Iterator[int]:
+def nginx(folder: Path, upstreams: list[int], port: int | None = None) -> Iterator[int]:
     """nginx in front of the given loopback ports; yields the port it listens on."""
     binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if binary is None:
         raise StackError(f"nginx is missing (Debian package nginx-light); {INSTALL_HINT}")
     folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    port = port or free_port()
     conf = folder / "nginx.conf"
     conf.write_text(nginx_config(folder, port, upstreams), encoding="utf-8")
     proc = subprocess.Popen([binary, "-c", str(conf), "-p", str(folder), "-g", "daemon off;"],
@@ -189,3 +192,63 @@ def nginx(folder: Path, upstreams: list[int]) -> Iterator[int]:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+class Replica:
+    """One ``kb serve`` process on a fixed loopback port, which can be killed and started again."""
+
+    def __init__(self, port: int, env: dict[str, str], log_path: Path) -> None:
+        self.port, self.env, self.log_path = port, env, log_path
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout_s: float = 180.0) -> None:
+        env = {**os.environ, **self.env, "KB_HOST": "127.0.0.1", "KB_PORT": str(self.port)}
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "kb.cli", "serve"], env=env, stdout=log, stderr=log,
+                                     start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise StackError(f"replica on port {self.port} exited: {self.log_path.read_text()[-1500:]}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/readyz", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise StackError(f"replica on port {self.port} was not ready after {timeout_s:g} s")
+
+    def kill(self) -> None:
+        """SIGKILL, no goodbye: what a crash or an OOM kill does."""
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+@contextmanager
+def replicated(folder: Path, replicas: int, env: dict[str, str],
+               port: int | None = None) -> Iterator[tuple[int, list[Replica], dict]]:
+    """PostgreSQL + Redis + ``replicas`` × ``kb serve`` + nginx in front, all on loopback.
+
+    Yields nginx's port, the replicas and the shared settings (DSN, Redis URL) they were given. The replicas
+    believe X-Forwarded-For only from nginx (127.0.0.1), so each client is counted by its own address."""
+    with postgres() as dsn, redis(folder / "redis") as cache:
+        shared = {"KB_FEEDBACK_DSN": dsn, "KB_REDIS_URL": cache.url, "KB_TRUSTED_PROXIES": '["127.0.0.1"]', **env}
+        fleet = [Replica(free_port(), shared, folder / f"replica-{n}.log") for n in range(replicas)]
+        try:
+            for replica in fleet:
+                replica.start()
+            with nginx(folder / "nginx", [r.port for r in fleet], port) as front:
+                yield front, fleet, shared
+        finally:
+            for replica in fleet:
+                replica.stop()

@@ -56,9 +56,13 @@ def test_deeply_nested_json_is_a_400_not_a_500(client, route, depth):
     _problem(client.post(route, content=body, headers={"Content-Type": "application/json"}), 400)
 
 
-@pytest.mark.parametrize("top_k", ["5", True, 5.0])
+@pytest.mark.parametrize("top_k", ["5", True, 5.5])
 def test_top_k_must_be_a_json_integer(client, top_k):
     _problem(client.post("/v1/ask", json={**ASK, "top_k": top_k}), 422)
+
+
+def test_an_integral_float_is_a_json_schema_integer(client):
+    assert len(client.post("/v1/ask", json={**ASK, "top_k": 2.0}).json()["citations"]) == 2
 
 
 def test_security_headers_on_pages_and_api(client):

@@ -84,3 +84,32 @@ def test_incomplete_index_is_refused(small_corpus, tmp_path):
     (index_dir / "chunks.jsonl").unlink()
     with pytest.raises(IndexArtifactError, match="incomplete"):
         load_index(index_dir)
+
+
+def test_kill_9_during_a_build_leaves_the_previous_index_serving(small_corpus, tmp_path, project_settings):
+    """A real `kb build` killed with SIGKILL while it writes its new build folder."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    index_dir = tmp_path / "var" / "index"
+    command = [sys.executable, "-m", "kb.cli", "--index-dir", str(index_dir), "build"]
+    env = {**os.environ, "KB_CORPUS_DIR": str(small_corpus)}
+    subprocess.run(command, env=env, check=True, capture_output=True, timeout=300)
+    first = load_index(index_dir).manifest["build_id"]
+    (small_corpus / "en" / "aws-trainium-architecture.md").unlink()
+    builder = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    builds = index_dir.parent / "index.builds"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and builder.poll() is None:
+        if any(p.name.endswith(".partial") for p in builds.iterdir()):
+            break
+        time.sleep(0.01)
+    killed = builder.poll() is None
+    builder.send_signal(signal.SIGKILL)
+    builder.wait(30)
+    assert killed, "the build finished before it could be killed"
+    survivor = load_index(index_dir)
+    assert survivor.manifest["build_id"] == first and survivor.manifest["counts"]["articles"] == 3

@@ -65,13 +65,16 @@ def _ready(port: int) -> bool:
 
 
 @contextmanager
-def serving(env: dict[str, str], workers: int, start_timeout: float = 180.0, port: int | None = None):
-    """``kb serve`` in a child process; yields its port and pid, stops it (SIGTERM, then SIGKILL)."""
+def serving(env: dict[str, str], workers: int, start_timeout: float = 180.0, port: int | None = None,
+            log_path: Path | None = None):
+    """``kb serve`` in a child process; yields its port and pid, stops it (SIGTERM, then SIGKILL).
+    Its output goes to ``log_path`` when given (to measure it), to a temporary file otherwise."""
     port = port or free_port()
     # INFO for uvicorn's start-up lines (each worker says when it is up); access lines stay off if asked.
     full = {**os.environ, **env, "KB_PORT": str(port), "KB_HOST": "127.0.0.1", "KB_WORKERS": str(workers),
             "KB_LOG_LEVEL": "info"}
-    log = tempfile.TemporaryFile(mode="a+b")  # O_APPEND: our reads never move where the child writes
+    # O_APPEND: our reads never move where the child writes
+    log = log_path.open("a+b") if log_path else tempfile.TemporaryFile(mode="a+b")
     child = subprocess.Popen([sys.executable, "-m", "kb.cli", "serve"], env=full, stdout=log, stderr=log,
                              start_new_session=True)
     try:

@@ -39,8 +39,7 @@ async def readyz(state: State) -> ReadyResponse:
                          **runtime.stats())
 
 
-@get("/metrics", summary="Prometheus metrics (text exposition format)", include_in_schema=True)
-async def metrics_page(state: State) -> Response:
+@get("/metrics", summary="Prometheus metrics (text exposition format)", media_type=metrics.MEDIA_TYPE)
+async def metrics_page(state: State) -> Response[bytes]:
     dependencies(state)  # refresh the dependency gauges at scrape time
-    body, content_type = metrics.render()
-    return Response(content=body, media_type=content_type)
+    return Response(content=metrics.render(), media_type=metrics.MEDIA_TYPE)

@@ -12,13 +12,20 @@ from kb.specs.present import answer_spec, entry
 from kb.specs.questions import SpecQuery
 from service.problems import ProblemError
 from service.schemas import (
+    SPACE,
     AttributeSummary,
     EntitySpecsResponse,
     EntitySummary,
     SpecComparisonResponse,
     SpecTableResponse,
     problem_responses,
+    strip_space,
 )
+
+LANG_PATTERN = "^(en|ru|zh)$"
+# two or more comma-separated names that are not blank (blank items are skipped)
+_ITEM = f"[^,]*[^,{SPACE}][^,]*"
+TWO_OR_MORE = f"^(?:[^,]*,)*{_ITEM}(?:,[^,]*)*,{_ITEM}(?:,[^,]*)*$"
 
 
 def _table(state: State) -> FactTable:
@@ -50,7 +57,7 @@ def _attribute(table: FactTable, name: str) -> str:
 
 
 @get("/v1/specs", responses=problem_responses(400, 422), summary="Entities and attributes in the fact table")
-async def list_specs(state: State, lang: str = Parameter(default="en", description="en, ru or zh")) -> SpecTableResponse:
+async def list_specs(state: State, lang: str = Parameter(default="en", description="en, ru or zh", pattern=LANG_PATTERN)) -> SpecTableResponse:
     table, lang = _table(state), _lang(lang)
     entities = [EntitySummary(id=e.id, name=e.display_name(lang), kind=e.kind, vendor=e.vendor,
                               aliases=list(e.aliases), attributes=table.attributes_of(e.id),
@@ -63,12 +70,12 @@ async def list_specs(state: State, lang: str = Parameter(default="en", descripti
 
 
 @get("/v1/specs/compare", responses=problem_responses(400, 404, 422), summary="Compare entities on one attribute")
-async def compare_specs(state: State, entities: str = Parameter(description="comma-separated, e.g. h100,mi300x"),
+async def compare_specs(state: State, entities: str = Parameter(description="comma-separated, e.g. h100,mi300x", pattern=TWO_OR_MORE),
                         attribute: str = Parameter(description="an attribute id, e.g. memory_capacity"),
-                        lang: str = Parameter(default="en"),
+                        lang: str = Parameter(default="en", pattern=LANG_PATTERN),
                         dtype: str | None = Parameter(default=None, description="e.g. BF16")) -> SpecComparisonResponse:
     table, lang = _table(state), _lang(lang)
-    names = [n.strip() for n in entities.split(",") if n.strip()]
+    names = [strip_space(n) for n in entities.split(",") if strip_space(n)]
     if len(names) < 2:
         raise ProblemError(422, "Invalid request", "entities: give two or more, separated by commas",
                            errors=[{"field": "entities", "message": "fewer than two"}])
@@ -83,7 +90,7 @@ async def compare_specs(state: State, entities: str = Parameter(description="com
 
 
 @get("/v1/specs/{entity:str}", responses=problem_responses(400, 404, 422), summary="Every fact about one entity, with sources")
-async def entity_specs(state: State, entity: str, lang: str = Parameter(default="en"),
+async def entity_specs(state: State, entity: str, lang: str = Parameter(default="en", pattern=LANG_PATTERN),
                        attribute: str | None = Parameter(default=None)) -> EntitySpecsResponse:
     table, lang = _table(state), _lang(lang)
     eid = _entity(table, entity)

@@ -1,0 +1,15 @@
+"""The reliability suite, shortened, in `make test`: schemathesis with every check, a bounded wrk load at
+concurrency 32 with a health probe, stalled clients and refused requests, against a real `kb serve`.
+`kb bench --reliability` runs it longer and writes eval/results/reliability.md."""
+
+from __future__ import annotations
+
+from kb.evaluation.reliability import run_reliability
+
+
+def test_the_service_holds_under_the_reliability_suite(built_index_dir):
+    result = run_reliability(built_index_dir, seconds=4.0, examples=30)
+    assert result["failures"] == [], result
+    assert result["schemathesis"]["generated"] > 200
+    assert result["load"]["requests"] > 200 and result["load"]["health_probes"] >= 20
+    assert result["refused"]["log_bytes_per_request"] < 10  # a hostile client cannot fill the disk
