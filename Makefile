@@ -55,8 +55,9 @@ browser:
 	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-wqy-zenhei; }
 
-# PostgreSQL, Redis and nginx for the shared-state and replica tests: Debian's packages, never started as
-# system services (the tests start throwaway instances on free loopback ports).
+# PostgreSQL, Redis and nginx for the shared-state and replica tests: Debian's packages. The tests never use
+# a system instance: they start throwaway ones on free loopback ports (on a machine with systemd the
+# packages also start their own services; `systemctl disable --now postgresql redis-server nginx` stops them).
 servers:
 	@{ test -x /usr/lib/postgresql/15/bin/initdb || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \
 	  && command -v redis-server >/dev/null && { command -v nginx >/dev/null || test -x /usr/sbin/nginx; } || { \

@@ -23,6 +23,7 @@ from kb.index import FORMAT_VERSION, ArticleInfo, model_signature, new_build_id,
 from kb.lexical import LexicalIndex
 from kb.models import Article
 from kb.specs.facts import FactTable, specs_hash
+from kb.vector_index import EXACT_MAX_CHUNKS, choose
 
 # The modules whose code decides what a build contains: an index made by other code is rebuilt for evaluation.
 BUILDER_MODULES = ("build", "chunking", "corpus", "index", "language", "lexical", "markdown", "models", "sentences",
@@ -44,8 +45,10 @@ def article_info(article: Article) -> ArticleInfo:
 
 
 def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
-                chunker: ChunkerSettings = ChunkerSettings(), progress: bool = True) -> dict:
-    """Chunk, embed and write the corpus; publish it at ``index_dir``; return the manifest."""
+                chunker: ChunkerSettings = ChunkerSettings(), progress: bool = True,
+                exact_max_chunks: int = EXACT_MAX_CHUNKS) -> dict:
+    """Chunk, embed and write the corpus; publish it at ``index_dir``; return the manifest. The vector
+    index is exact up to ``exact_max_chunks`` chunks and approximate above (kb.vector_index)."""
     started = time.perf_counter()
     articles = load_corpus(corpus_dir)
     facts = FactTable.build(corpus_dir, articles)
@@ -66,11 +69,13 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
     sentence_vectors = encoder.encode_documents(texts, langs, progress=progress)
     lexical = LexicalIndex.build([c.embed_text for c in chunks], [c.lang for c in chunks])
 
+    spec = choose(len(chunks), exact_max_chunks)
     build_id = new_build_id()
     by_lang = {lang: sum(1 for c in chunks if c.lang == lang) for lang in sorted({c.lang for c in chunks})}
 
     def write(folder: Path) -> dict:
-        write_parts(folder, vectors, sentence_vectors, chunks, [article_info(a) for a in articles], lexical, facts)
+        write_parts(folder, vectors, sentence_vectors, chunks, [article_info(a) for a in articles], lexical, facts,
+                    spec)
         return {
             "format_version": FORMAT_VERSION,
             "build_id": build_id,
@@ -81,6 +86,7 @@ def build_index(corpus_dir: Path, index_dir: Path, encoder: Encoder,
             "corpus_hash": corpus_hash(articles),
             "specs_hash": specs_hash(corpus_dir),
             "chunker": chunker.as_dict(),
+            "vector_index": spec.as_dict(),
             "counts": {"articles": len(articles), "chunks": len(chunks), "chunks_by_lang": by_lang,
                        "sentences": len(texts), "lexical_anchors": len(lexical.anchors),
                        "facts": len(facts.facts), "fact_conflicts": sum(f.conflict for f in facts.facts)},

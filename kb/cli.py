@@ -130,12 +130,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from kb.evaluation.runner import RESULTS_DIR
 
     folder = args.results_dir or RESULTS_DIR
-    if args.reliability:
-        from kb.evaluation.reliability import run_reliability, write_report
-
-        outcome = run_reliability(_settings(args).index_dir, seconds=args.seconds, examples=100)
-        print(write_report(outcome, folder).read_text(encoding="utf-8"))
-        return 1 if outcome["failures"] else 0
+    if args.reliability or args.scale:
+        from kb.evaluation.scale_report import run_suite
+        return run_suite("scale" if args.scale else "reliability", _settings(args), folder, args.seconds)
     result = run_bench(_settings(args), folder, seconds=args.seconds, http=not args.no_http,
                        progress=lambda line: print(line, file=sys.stderr))
     print("\n".join(summary_lines(result)) + f"\nwritten {folder / 'bench.md'}")
@@ -356,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=5.0, help="length of each HTTP load run")
     p.add_argument("--no-http", action="store_true", help="in-process figures only")
     p.add_argument("--reliability", action="store_true", help="the reliability suite instead (reliability.md)")
+    p.add_argument("--scale", action="store_true", help="FAISS variants and BM25 at 100k and 1M chunks (scale.md)")
     p.add_argument("--results-dir", type=Path, help="where to write (default eval/results)")
     p.set_defaults(func=cmd_bench)
 

@@ -3,7 +3,8 @@
     <index_dir>            a symlink to the current build
     <index_dir>.builds/    one folder per build:
         manifest.json      format version, model id + weights hash, corpus hash, counts
-        vectors.faiss      exact inner-product index (vectors are L2-normalized)
+        vectors.faiss      inner-product index (vectors are L2-normalized): exact, or approximate for a
+                           large corpus (kb.vector_index; the manifest's vector_index says which)
         chunks.jsonl       one chunk per line, in vector order, with its sentences' spans
         articles.json      title, language, source link of each article
         sentences.npz      a vector for every sentence (table row) of every chunk, in chunk order,
@@ -36,6 +37,15 @@ from kb.errors import IndexArtifactError
 from kb.lexical import LexicalIndex
 from kb.models import Chunk
 from kb.specs.facts import FACTS_JSON, FactTable
+from kb.vector_index import (
+    CANDIDATES,
+    FLAT,
+    VectorIndexSpec,
+    build_vector_index,
+    candidate_scores,
+    configure,
+    every_score,
+)
 
 FORMAT_VERSION = 6
 MANIFEST = "manifest.json"
@@ -66,6 +76,7 @@ class KnowledgeIndex:
     lexical: LexicalIndex
     sentence_vectors: np.ndarray  # (n, dimension), L2-normalized, the chunks' sentences in order
     facts: FactTable
+    vector_spec: VectorIndexSpec = FLAT
 
     def __post_init__(self) -> None:
         self.chunk_langs = np.array([c.lang for c in self.chunks])
@@ -86,9 +97,11 @@ class KnowledgeIndex:
         # OpenBLAS's thread pool, whose spinning then slows the next question's encoding sevenfold.
         import faiss
 
+        configure(self.faiss_index, self.vector_spec)
         self._sentence_index = faiss.IndexFlatIP(self.faiss_index.d)
-        if owners.size:
+        if owners.size and self.vector_spec.exact:
             self._sentence_index.add(np.ascontiguousarray(self.sentence_vectors, dtype=np.float32))
+        self._sentence_rows = np.searchsorted(owners, np.arange(len(self.chunks) + 1))  # chunk i: rows [r_i, r_i+1)
 
     def chunk_at(self, article_id: str, offset: int) -> int | None:
         """Position of the chunk whose span holds a body offset of an article."""
@@ -107,22 +120,22 @@ class KnowledgeIndex:
         """Rows of ``sentence_spans`` that belong to these chunk positions, in index order."""
         return np.flatnonzero(np.isin(self.sentence_spans[:, 0], chunks))
 
-    def all_scores(self, query_vector: np.ndarray) -> np.ndarray:
-        """Inner product of one query with every chunk, in chunk order."""
-        return _every_score(self.faiss_index, query_vector)
-
-    def all_sentence_scores(self, query_vector: np.ndarray) -> np.ndarray:
-        """Inner product of one query with every sentence, in ``sentence_spans`` order."""
-        return _every_score(self._sentence_index, query_vector)
-
-
-def _every_score(faiss_index, query_vector: np.ndarray) -> np.ndarray:
-    n = faiss_index.ntotal
-    out = np.empty(n, dtype=np.float32)
-    if n:
-        scores, ids = faiss_index.search(np.ascontiguousarray(query_vector.reshape(1, -1), dtype=np.float32), n)
-        out[ids[0]] = scores[0]
-    return out
+    def dense_scores(self, query_vector: np.ndarray, candidates: int = CANDIDATES) -> tuple[np.ndarray, np.ndarray]:
+        """Inner products of one query with every chunk (chunk order) and every sentence (``sentence_spans``
+        order): exact for a flat index; with an approximate one (kb.vector_index), exact for the nearest
+        chunks and their sentences and the lowest of those scores for the rest."""
+        if self.vector_spec.exact:
+            return every_score(self.faiss_index, query_vector), every_score(self._sentence_index, query_vector)
+        ids, scores = candidate_scores(self.faiss_index, query_vector, candidates)
+        floor = float(scores.min()) if scores.size else 0.0
+        chunks = np.full(len(self.chunks), floor, dtype=np.float32)
+        chunks[ids] = scores
+        sentences = np.full(len(self.sentence_spans), floor, dtype=np.float32)
+        rows = np.concatenate([np.arange(self._sentence_rows[i], self._sentence_rows[i + 1]) for i in ids]) \
+            if ids.size else np.array([], dtype=np.int64)
+        if rows.size:
+            sentences[rows] = self.sentence_vectors[rows] @ np.asarray(query_vector, dtype=np.float32)
+        return chunks, sentences
 
 
 # ---- writing and publishing ----
@@ -156,13 +169,11 @@ def publish(index_dir: Path, build_id: str, write: Callable[[Path], dict]) -> di
 
 
 def write_parts(folder: Path, vectors: np.ndarray, sentence_vectors: np.ndarray, chunks: list[Chunk],
-                articles: list[ArticleInfo], lexical: LexicalIndex, facts: FactTable) -> None:
+                articles: list[ArticleInfo], lexical: LexicalIndex, facts: FactTable, spec: VectorIndexSpec = FLAT) -> None:
     """Every file of a build but the manifest."""
     import faiss
 
-    faiss_index = faiss.IndexFlatIP(vectors.shape[1])
-    faiss_index.add(np.ascontiguousarray(vectors, dtype=np.float32))
-    faiss.write_index(faiss_index, str(folder / "vectors.faiss"))
+    faiss.write_index(build_vector_index(vectors, spec), str(folder / "vectors.faiss"))
     np.savez(folder / "sentences.npz", vectors=np.asarray(sentence_vectors, dtype=np.float32))
     lexical.save(folder)
     facts.save(folder)
@@ -272,4 +283,4 @@ def _load(index_dir: Path, encoder: Encoder | None) -> KnowledgeIndex:
         sentence_vectors = sentences["vectors"]
     return KnowledgeIndex(path=index_dir, manifest=manifest, chunks=chunks, articles=articles, faiss_index=faiss_index,
                           lexical=LexicalIndex.load(index_dir), sentence_vectors=sentence_vectors,
-                          facts=FactTable.load(index_dir))
+                          facts=FactTable.load(index_dir), vector_spec=VectorIndexSpec.from_manifest(manifest))

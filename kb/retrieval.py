@@ -142,9 +142,9 @@ class Retriever:
         p = self.params
         lang = detect_language(question)
         vector = self.encoder.encode_queries([text], [lang])[0]
-        whole = calibrated(self.calibration, self.index.all_scores(vector), lang, self.index.chunk_langs)
-        sentence_dense = calibrated(self.sentence_calibration, self.index.all_sentence_scores(vector), lang,
-                                    self.index.sentence_langs)
+        chunk_scores, sentence_scores = self.index.dense_scores(vector)
+        whole = calibrated(self.calibration, chunk_scores, lang, self.index.chunk_langs)
+        sentence_dense = calibrated(self.sentence_calibration, sentence_scores, lang, self.index.sentence_langs)
         best = best_sentence(sentence_dense, self.index.sentence_spans[:, 0], fallback=whole)
         dense = blend_dense(whole, best, p.dense_sentence_share)
         # BM25 in all question tokens for the question's language, and in other languages only the

@@ -8,10 +8,13 @@ that fails is skipped (kb.service.redis_link) and the question is answered.
 from __future__ import annotations
 
 import hashlib
+import json
+from dataclasses import asdict
 from functools import partial
 
 import anyio
 
+from kb import __version__
 from kb.answer import ask
 from kb.answer_cache import CacheKey
 from kb.response import AskResponse
@@ -21,25 +24,42 @@ from service.redis_link import RedisLink
 TTL_S = 24 * 3600
 
 
+def answering_digest(settings) -> str:
+    """What besides the build makes an answer: the code version and every setting that changes one.
+    Replicas that differ in either (a rolling upgrade, a changed knob) never share cached answers."""
+    from kb.params import AnswerPolicy, RetrievalParams
+
+    knobs = {"version": __version__, "retrieval": asdict(RetrievalParams.from_settings(settings)),
+             "answer": asdict(AnswerPolicy.from_settings(settings)), "runtime": str(settings.encoder_runtime),
+             "mode": str(settings.retrieval_mode), "backend": str(settings.embedding_backend)}
+    return hashlib.sha256(json.dumps(knobs, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
 class RedisAnswers:
-    def __init__(self, link: RedisLink, ttl_s: int = TTL_S) -> None:
+    def __init__(self, link: RedisLink, digest: str, ttl_s: int = TTL_S) -> None:
         self.link = link
+        self.digest = digest
         self.ttl_s = ttl_s
         self.hits = 0
         self.misses = 0
 
-    @staticmethod
-    def redis_key(key: CacheKey) -> str:
+    def redis_key(self, key: CacheKey) -> str:
         digest = hashlib.sha256(f"{key.question}\x00{key.top_k}\x00{key.mode}".encode()).hexdigest()[:32]
-        return f"kb:answer:{key.build_id}:{digest}"
+        return f"kb:answer:{key.build_id}:{self.digest}:{digest}"
 
     async def get(self, key: CacheKey) -> AskResponse | None:
         raw = await self.link.call(lambda r: r.get(self.redis_key(key)))
-        if raw is None:
+        found = None
+        if raw is not None:
+            try:
+                found = AskResponse.model_validate_json(raw)
+            except ValueError:  # an entry this code cannot read: a miss, recomputed and overwritten
+                found = None
+        if found is None:
             self.misses += 1
             return None
         self.hits += 1
-        return AskResponse.model_validate_json(raw)
+        return found
 
     async def put(self, key: CacheKey, response: AskResponse) -> None:
         await self.link.call(lambda r: r.set(self.redis_key(key), response.model_dump_json(), ex=self.ttl_s))

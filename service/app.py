@@ -24,7 +24,7 @@ from litestar.plugins.pydantic import PydanticPlugin
 from kb import __version__
 from kb.settings import Settings
 from service import metrics
-from service.answers import RedisAnswers
+from service.answers import RedisAnswers, answering_digest
 from service.feedback import FeedbackStore
 from service.guard import Guard
 from service.logs import limit_refusal_logs
@@ -75,7 +75,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     limiter = RateLimiter(settings.rate_limit_per_minute, redis)
     state.redis = redis
     state.limiter = limiter
-    state.shared_answers = RedisAnswers(redis) if redis else None
+    state.shared_answers = RedisAnswers(redis, answering_digest(settings)) if redis else None
 
     @asynccontextmanager
     async def lifespan(app: Litestar):

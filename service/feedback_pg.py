@@ -35,9 +35,10 @@ class PostgresFeedbackStore:
         self.name = _redacted(dsn)
         self.busy_timeout = busy_timeout
         self.last_error: str | None = None
+        self._migrated = False
         try:
             self.migrate()
-        except psycopg.Error as exc:
+        except psycopg.Error as exc:  # a fleet starting before its database: the first write migrates
             self.last_error = f"{self.name}: {exc}".strip()
 
     def _connect(self) -> psycopg.Connection:
@@ -58,6 +59,7 @@ class PostgresFeedbackStore:
                     db.execute(path.read_text(encoding="utf-8"))
                     db.execute("INSERT INTO schema_migrations (version) VALUES (%s)", (path.stem,))
                     applied.append(path.stem)
+        self._migrated = True
         return applied
 
     def status(self) -> dict:
@@ -67,6 +69,8 @@ class PostgresFeedbackStore:
     def add(self, question: str, rating: str, chunk_ids: list[str], answer: str | None, index_build: str,
             client: str | None) -> int:
         try:
+            if not self._migrated:
+                self.migrate()
             with self._connect() as db:
                 row = db.execute(
                     "INSERT INTO feedback (question, rating, chunk_ids, answer, index_build, client) "

@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 
+SUMMARY = logging.getLogger("kb.service")
 REFUSAL_MESSAGES = ("Invalid HTTP request received.", "Exceeded concurrency limit.")
 
 
@@ -40,9 +41,8 @@ class RefusalLogLimit(logging.Filter):
             now = time.monotonic()
             if now - self._window_start >= 60:
                 if self.suppressed:
-                    record.msg = f"{self.suppressed} refused-request log lines suppressed in the last minute; " \
-                                 f"next: {record.getMessage()}"
-                    record.args = ()
+                    # its own record: uvicorn's access formatter needs the access record's own five arguments
+                    SUMMARY.warning("%d refused-request log lines suppressed in the last minute", self.suppressed)
                 self._window_start, self._passed, self.suppressed = now, 0, 0
             if self._passed < self.per_minute:
                 self._passed += 1

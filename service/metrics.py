@@ -59,9 +59,16 @@ def observe_stage(stage: str, seconds: float) -> None:
     STAGE_SECONDS.labels(stage).observe(seconds)
 
 
+_served: tuple[str, str] | None = None
+
+
 def index_served(manifest: dict, built_at: float | None) -> None:
-    INDEX_INFO.clear()
-    INDEX_INFO.labels(manifest["build_id"], manifest["model"]["id"]).set(1)
+    # clear() does nothing in multiprocess mode: the old build's series is set to 0 instead
+    global _served
+    if _served is not None:
+        INDEX_INFO.labels(*_served).set(0)
+    _served = (manifest["build_id"], manifest["model"]["id"])
+    INDEX_INFO.labels(*_served).set(1)
     if built_at is not None:
         INDEX_BUILT.set(built_at)
 

@@ -35,30 +35,47 @@ def _timeout_response() -> bytes:
 
 class ReadTimeoutH11Protocol(H11Protocol):
     _read_timer: asyncio.TimerHandle | None = None
+    _timed_cycle: object | None = None  # the request the running timer is for (None: the next one's first bytes)
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._arm()
+        self._arm(None)
 
     def data_received(self, data: bytes) -> None:
         if self._read_timer is None and (self.cycle is None or self.cycle.response_complete):
-            self._arm()  # the first bytes of the next request on a kept-alive connection
+            self._arm(None)  # the first bytes of the next request on a kept-alive connection
         super().data_received(data)
-        if self.cycle is not None and not self.cycle.more_body and not self.cycle.response_complete:
+
+    def handle_events(self) -> None:
+        # Also runs from on_response_complete for a pipelined request already in the buffer, so every
+        # request gets its own deadline, however its bytes arrived.
+        super().handle_events()
+        cycle = self.cycle
+        if cycle is None or cycle.response_complete:
+            return
+        if not cycle.more_body:
             self._disarm()  # this request is in whole; the app's own time is not limited here
+        elif self._timed_cycle is not cycle:
+            self._arm(cycle)
+
+    def on_response_complete(self) -> None:
+        self._disarm()  # whatever was unread of this request, the next one starts its own deadline
+        super().on_response_complete()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
 
-    def _arm(self) -> None:
+    def _arm(self, cycle) -> None:
         self._disarm()
+        self._timed_cycle = cycle
         self._read_timer = self.loop.call_later(_read_timeout_s, self._timed_out)
 
     def _disarm(self) -> None:
         if self._read_timer is not None:
             self._read_timer.cancel()
             self._read_timer = None
+        self._timed_cycle = None
 
     def _timed_out(self) -> None:
         self._read_timer = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import posixpath
 import threading
 import time
 import uuid
@@ -106,7 +107,9 @@ class RateLimit:
         self.paths = paths
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http" or scope.get("method") != "POST" or scope.get("path") not in self.paths:
+        # the router reaches /v1/ask from /v1/ask/ and /v1//ask too: the limit must see them as one path
+        path = posixpath.normpath(scope.get("path") or "/") if scope["type"] == "http" else ""
+        if scope["type"] != "http" or scope.get("method") != "POST" or path not in self.paths:
             await self.app(scope, receive, send)
             return
         client = (scope.get("client") or ("unknown", 0))[0]

@@ -61,7 +61,8 @@ class IndexWatcher:
         self.interval_s = interval_s
         settings = state.runtime.settings
         self.index_dir = settings.index_dir
-        self.status = ReloadStatus(serving=published_target(self.index_dir))
+        # the folder the runtime was loaded from (a build published since then is picked up at the first check)
+        self.status = ReloadStatus(serving=published_target(state.runtime.retriever.index.path))
 
     async def run(self) -> None:
         while True:

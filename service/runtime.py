@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from kb.answer_cache import AnswerCache
 from kb.embedding.batching import BatchingEncoder
@@ -45,7 +46,8 @@ def load_runtime(settings: Settings, encoder: Encoder | None = None) -> Runtime:
     Questions that arrive together share one encoder call (``batch_window_ms``), and whole answers
     are kept in an LRU keyed by the index build (``answer_cache_size``)."""
     encoder = encoder or load_encoder(settings, threads=settings.serving_threads())
-    index = load_index(settings.index_dir, encoder)
+    # the build the link points at now, read from its own folder: a publish during the load cannot mix two
+    index = load_index(Path(os.path.realpath(settings.index_dir)), encoder)
     log.info("loaded index %s (%s chunks, model %s)", index.manifest["build_id"],
              index.manifest["counts"]["chunks"], index.manifest["model"]["id"])
     batcher = BatchingEncoder(encoder, settings.batch_window_ms, settings.batch_max) \

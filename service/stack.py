@@ -148,6 +148,18 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         client_max_body_size 128k;
+        # feedback: retried on another replica only when the connection failed (a killed replica); a 503
+        # (its database is down) goes back to the client and marks no replica as failed
+        location /v1/feedback {{
+            proxy_pass http://kb;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_next_upstream error timeout non_idempotent;
+            proxy_next_upstream_tries {tries};
+            proxy_connect_timeout 1s;
+        }}
         location / {{
             proxy_pass http://kb;
             proxy_http_version 1.1;

@@ -200,3 +200,58 @@ def test_serve_refuses_a_bad_index_in_one_line_with_exit_2(built_index_dir, tmp_
     assert done.returncode == 2, done.stderr[-2000:]
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("kb: error:") and "kb build" in lines[0], done.stderr[-2000:]
+
+
+def _models_with(tmp_path, damage: str):
+    """A models folder of links to the real ones, with one fault."""
+    import os
+    import shutil
+
+    from kb.settings import Settings
+
+    real, models = Settings().models_dir, tmp_path / "models"
+    models.mkdir()
+    for entry in real.iterdir():
+        if damage == "no e5 folder" and entry.name == "multilingual-e5-small":
+            continue
+        if entry.name == "multilingual-e5-small.onnx" and damage != "no e5 folder":
+            copy = models / entry.name
+            copy.mkdir()
+            shutil.copy(entry / "manifest.json", copy / "manifest.json")
+            for f in ("model.onnx", "model-int8.onnx"):
+                os.symlink(entry / f, copy / f)
+            if damage == "onnx file damaged":
+                (copy / "model.onnx").unlink()
+                (copy / "model.onnx").write_bytes(b"not a graph")
+            elif damage == "onnx manifest not json":
+                (copy / "manifest.json").write_text("{")
+            elif damage == "onnx file missing":
+                (copy / "model.onnx").unlink()
+            continue
+        os.symlink(entry, models / entry.name)
+    return models
+
+
+@pytest.mark.parametrize("damage", ["no e5 folder", "onnx file damaged", "onnx manifest not json", "onnx file missing"])
+def test_serve_refuses_a_model_fault_in_one_line_with_exit_2(built_index_dir, tmp_path, damage):
+    import subprocess
+    import sys
+
+    models = _models_with(tmp_path, damage)
+    done = subprocess.run([sys.executable, "-m", "kb.cli", "--index-dir", str(built_index_dir), "serve", "--port", "1"],
+                          capture_output=True, text=True, timeout=120, env={**__import__("os").environ,
+                                                                          "KB_MODELS_DIR": str(models)})
+    assert done.returncode == 2, done.stderr[-2000:]
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kb: error:") and "kb model" in lines[0], done.stderr[-2000:]
+
+
+def test_a_feedback_database_that_breaks_while_serving_gives_503(test_settings, runtime, tmp_path):
+    db = tmp_path / "feedback.sqlite3"
+    with _client(test_settings, runtime, feedback_db=db, feedback_busy_timeout_s=0.5) as c:
+        assert c.post("/v1/feedback", json={"question": "q", "rating": "up", "chunk_ids": []}).status_code == 201
+        db.unlink()
+        db.mkdir()  # the file's place taken by a folder: SQLite cannot open it (root ignores permissions)
+        _problem(c.post("/v1/feedback", json={"question": "q", "rating": "up", "chunk_ids": []}), 503)
+        assert c.post("/v1/ask", json=ASK).status_code == 200
+        assert c.get("/readyz").json()["feedback"]["status"] == "unavailable"

@@ -103,13 +103,51 @@ def test_kill_9_during_a_build_leaves_the_previous_index_serving(small_corpus, t
     builder = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     builds = index_dir.parent / "index.builds"
     deadline = time.monotonic() + 120
+    started = time.monotonic()
+    # killed while it embeds (after the model has loaded), or while it writes, whichever comes first
     while time.monotonic() < deadline and builder.poll() is None:
-        if any(p.name.endswith(".partial") for p in builds.iterdir()):
+        if any(p.name.endswith(".partial") for p in builds.iterdir()) or time.monotonic() - started > 4:
             break
-        time.sleep(0.01)
+        time.sleep(0.005)
     killed = builder.poll() is None
     builder.send_signal(signal.SIGKILL)
     builder.wait(30)
     assert killed, "the build finished before it could be killed"
     survivor = load_index(index_dir)
     assert survivor.manifest["build_id"] == first and survivor.manifest["counts"]["articles"] == 3
+
+
+def test_the_vector_index_is_exact_until_the_corpus_is_large():
+    from kb.vector_index import EXACT_MAX_CHUNKS, choose
+
+    assert choose(372).exact and choose(EXACT_MAX_CHUNKS).exact and not choose(EXACT_MAX_CHUNKS + 1).exact
+    large = choose(1_000_000)
+    assert large.kind == "ivf" and large.factory == "IVF4000,Flat" and large.params == {"nprobe": 64}
+
+
+def test_an_approximate_index_is_recorded_and_searched_as_built(small_corpus, tmp_path):
+    """A corpus over the (lowered) exact limit: the manifest says IVF, and the nearest chunks score as
+    exact search scores them, sentences included; the rest get the floor."""
+    import numpy as np
+
+    from kb.vector_index import every_score
+
+    exact_dir, approx_dir = tmp_path / "exact" / "index", tmp_path / "approx" / "index"
+    build_index(small_corpus, exact_dir, HashingEncoder(), progress=False)
+    manifest = build_index(small_corpus, approx_dir, HashingEncoder(), progress=False, exact_max_chunks=10)
+    assert manifest["vector_index"]["kind"] == "ivf"
+    exact, approx = load_index(exact_dir, HashingEncoder()), load_index(approx_dir, HashingEncoder())
+    assert not approx.vector_spec.exact and json.loads((approx_dir / "manifest.json").read_text())["vector_index"]
+    query = HashingEncoder().encode_queries(["Trainium NeuronCore memory bandwidth"])[0]
+    want_chunks, want_sentences = exact.dense_scores(query)
+    got_chunks, got_sentences = approx.dense_scores(query, candidates=5)
+    top = np.argsort(-want_chunks)[:5]
+    assert np.allclose(got_chunks[top], want_chunks[top], atol=1e-5)  # the nearest are found, scored exactly
+    rest = np.setdiff1d(np.arange(len(want_chunks)), top)
+    floor = want_chunks[top].min()
+    assert rest.size and np.allclose(got_chunks[rest], floor)  # every other chunk gets the lowest candidate score
+    rows = np.flatnonzero(np.isin(approx.sentence_spans[:, 0], top))
+    others = np.setdiff1d(np.arange(len(want_sentences)), rows)
+    assert np.allclose(got_sentences[rows], want_sentences[rows], atol=1e-5)
+    assert others.size and np.allclose(got_sentences[others], floor)
+    assert np.allclose(want_chunks, every_score(exact.faiss_index, query))

@@ -99,12 +99,20 @@ def test_the_deadline_applies_again_to_each_kept_alive_request(echo_server):
     assert received.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 408" in received and took < 2.0
 
 
+def test_a_pipelined_request_gets_its_own_deadline(echo_server):
+    """Request 1 whole and request 2's headers with half its body in one packet: request 2 is cut off."""
+    first = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok"
+    second = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n" + b"y" * 10
+    received, took = _exchange(echo_server, [first + second])
+    assert received.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 408" in received and took < 2.0
+
+
 def _access(status: int) -> logging.LogRecord:
     return logging.LogRecord("uvicorn.access", logging.INFO, "", 0, '%s - "%s %s HTTP/%s" %d',
                              ("127.0.0.1:1", "POST", "/v1/ask", "1.1", status), None)
 
 
-def test_refused_request_lines_are_limited_and_summarized(monkeypatch):
+def test_refused_request_lines_are_limited_and_summarized(monkeypatch, caplog):
     clock = [1000.0]
     monkeypatch.setattr("service.logs.time.monotonic", lambda: clock[0])
     limit = RefusalLogLimit(per_minute=5)
@@ -114,8 +122,12 @@ def test_refused_request_lines_are_limited_and_summarized(monkeypatch):
     invalid = logging.LogRecord("uvicorn.error", logging.WARNING, "", 0, "Invalid HTTP request received.", (), None)
     assert limit.filter(invalid) is False
     clock[0] += 61
-    summary = _access(404)
-    assert limit.filter(summary) and "996 refused-request log lines suppressed" in summary.getMessage()
+    later = _access(404)
+    with caplog.at_level(logging.WARNING, logger="kb.service"):
+        assert limit.filter(later)
+    assert later.args[4] == 404  # the access record keeps its arguments: uvicorn's formatter unpacks them
+    assert "996 refused-request log lines suppressed" in caplog.text
+    logging.Formatter("%(message)s").format(later)
 
 
 def test_metrics_count_requests_stages_answers_and_the_index(client):

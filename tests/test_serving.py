@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -84,7 +85,12 @@ def test_two_worker_processes_serve_the_same_answers(built_index_dir, client, tm
                 pids.add(pid)
             if len(pids) == 2:
                 break
+        # /metrics from either worker sums both (prometheus-client's multiprocess folder)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
+            text = response.read().decode()
     assert len(pids) == 2
+    counted = re.search(r'^kb_http_requests_total\{method="POST",route="/v1/ask",status="200"\} ([0-9.]+)$', text, re.M)
+    assert counted and float(counted.group(1)) == len(answers)
     for answer in answers:
         assert [c["chunk_id"] for c in answer["citations"]] == [c["chunk_id"] for c in expected["citations"]]
         assert answer["spec_answer"] == expected["spec_answer"]

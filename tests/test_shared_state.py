@@ -131,6 +131,9 @@ def _app(test_settings, runtime, **overrides):
 
 
 def test_two_replicas_share_cached_answers_and_limits_through_redis(test_settings, runtime, redis_server, tmp_path):
+    import redis
+
+    redis.Redis.from_url(redis_server.url).delete("kb:ratelimit:testclient")  # no count left by an earlier test
     overrides = {"redis_url": redis_server.url, "rate_limit_per_minute": 4, "feedback_db": tmp_path / "f.db"}
     question = {**ASK, "question": f"{ASK['question']} ({time.time_ns()})"}  # not cached by an earlier run
     with _app(test_settings, runtime, **overrides) as one, _app(test_settings, runtime, **overrides) as two:
@@ -181,3 +184,20 @@ def test_a_down_postgresql_gives_feedback_503_and_questions_200(test_settings, r
         assert refused.status_code == 503 and int(refused.headers["retry-after"]) > 0
         assert refused.headers["content-type"].startswith("application/problem+json")
         assert c.get("/readyz").json()["dependencies"]["feedback"]["status"] == "unavailable"
+
+
+def test_a_trailing_slash_or_doubled_slash_counts_against_the_same_limit(test_settings, runtime, tmp_path):
+    with _app(test_settings, runtime, rate_limit_per_minute=2, feedback_db=tmp_path / "f.db") as c:
+        statuses = [c.post(path, json=ASK).status_code for path in ("/v1/ask", "/v1/ask/", "/v1//ask", "/v1/ask/")]
+    assert statuses[:2] == [200, 200] and statuses[2:] == [429, 429]
+
+
+def test_postgresql_that_starts_after_the_replica_is_migrated_on_the_first_write(tmp_path):
+    from service.stack import postgres
+
+    with postgres() as dsn:
+        early = PostgresFeedbackStore(dsn.replace(dsn.rsplit(":", 1)[1].split("/")[0], "9"), busy_timeout=0.5)
+        assert early.status()["status"] == "unavailable"
+        early.dsn = dsn  # the same store once its server is up (as if it had come up late)
+        assert early.add("q", "up", [], None, "b", None) == 1
+        assert early.status()["status"] == "ok"

@@ -54,8 +54,9 @@ class OnnxEncoder(CenteredVectors):
         folder = onnx_folder(self.folder)
         manifest = read_manifest(folder)
         if manifest is None:
+            state = "is damaged" if (folder / "manifest.json").exists() else "is missing"
             raise ModelNotInstalledError(f"the ONNX export of '{self.model_id}' is not installed: "
-                                         f"{folder / 'manifest.json'} is missing. {INSTALL}")
+                                         f"{folder / 'manifest.json'} {state}. {INSTALL}")
         if manifest.get("source_weights_hash") != self._weights_hash:
             raise ModelNotInstalledError(
                 f"{folder} was exported from other weights ({manifest.get('source_weights_hash')}; the model folder "

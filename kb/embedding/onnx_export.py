@@ -33,8 +33,13 @@ def file_sha256(path: Path) -> str:
 
 
 def read_manifest(folder: Path) -> dict | None:
+    """The export's manifest; None when it is missing or damaged (then `kb model` exports again)."""
     path = folder / MANIFEST
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) else None
 
 
 def export_onnx(model_folder: Path, source_weights_hash: str, force: bool = False) -> tuple[Path, bool]:

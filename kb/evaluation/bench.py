@@ -56,16 +56,16 @@ def time_ask(settings: Settings, questions: list[str], warmup: int = 20) -> dict
     policy = AnswerPolicy.from_settings(settings)
     for q in questions[:warmup]:
         ask(retriever, q, settings.top_k_default, policy)
-    seconds, encode = [], []
+    seconds, encode, stages = [], [], {"retrieve": [], "compose": []}
     for q in questions:
         t0 = time.perf_counter()
-        ask(retriever, q, settings.top_k_default, policy)
+        ask(retriever, q, settings.top_k_default, policy, observe=lambda stage, s: stages[stage].append(s))
         seconds.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         encoder.encode_queries([q])
         encode.append(time.perf_counter() - t0)
     return {"runtime": str(settings.encoder_runtime), "load_s": round(load_s, 2), "ask": percentiles(seconds),
-            "encode": percentiles(encode)}
+            "encode": percentiles(encode), "stages": {k: percentiles(v) for k, v in stages.items()}}
 
 
 @dataclass
