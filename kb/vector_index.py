@@ -3,7 +3,7 @@
 Up to ``EXACT_MAX_CHUNKS`` every chunk and every sentence is scored exactly
 (a flat index): the fusion, the calibration and the answer stage see every
 score. Retrieval without encoding costs about 5 ms so at 30k chunks
-(eval/results/scale.md; exact search grows linearly, 59 ms at 1M), so the
+(eval/results/scale.md; exact search grows linearly, 50 ms at 1M), so the
 limit is 30k.
 Above, an inverted-file index is chosen (the best recall per millisecond at
 1M chunks in that report): the ``CANDIDATES`` nearest chunks get their
