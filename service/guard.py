@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import re
 
+from service.asgi import HttpLayer
+
 # A host name or IPv4 address, or a bracketed IPv6 address, with an optional numeric port.
 HOST = re.compile(rb"^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,252})?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$")
 
@@ -36,14 +38,8 @@ def valid_host(value: bytes) -> bool:
     return port is None or 0 < int(port.group(1)) <= 65535
 
 
-class Guard:
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class Guard(HttpLayer):
+    async def http(self, scope, receive, send) -> None:
         hosts = [v for k, v in scope.get("headers", ()) if k == b"host"]
         if len(hosts) > 1 or (hosts and not valid_host(hosts[0])):
             await _bad_host(scope, send)

@@ -21,6 +21,8 @@ from prometheus_client import (
     multiprocess,
 )
 
+from service.asgi import HttpLayer
+
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 MEDIA_TYPE = CONTENT_TYPE_LATEST.replace("; charset=utf-8", "")  # Litestar adds the charset to text types
 _SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -90,16 +92,10 @@ class TimedEncoder:
             STAGE_SECONDS.labels("encode").observe(time.perf_counter() - started)
 
 
-class RequestMetrics:
+class RequestMetrics(HttpLayer):
     """ASGI wrapper counting every HTTP response by its route template (never the raw path: unbounded labels)."""
 
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope, receive, send) -> None:
         started = time.perf_counter()
         status = [500]
 

@@ -21,6 +21,7 @@ import uuid
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 
+from service.asgi import HttpLayer
 from service.redis_link import RedisLink
 
 WINDOW_S = 60.0
@@ -98,18 +99,18 @@ class RateLimiter:
         return verdict
 
 
-class RateLimit:
+class RateLimit(HttpLayer):
     """ASGI wrapper: POSTs to the listed paths count against the client's address (after trusted proxies)."""
 
     def __init__(self, app, limiter: RateLimiter, paths: tuple[str, ...]) -> None:
-        self.app = app
+        super().__init__(app)
         self.limiter = limiter
         self.paths = paths
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def http(self, scope, receive, send) -> None:
         # the router reaches /v1/ask from /v1/ask/ and /v1//ask too: the limit must see them as one path
-        path = posixpath.normpath(scope.get("path") or "/") if scope["type"] == "http" else ""
-        if scope["type"] != "http" or scope.get("method") != "POST" or path not in self.paths:
+        path = posixpath.normpath(scope.get("path") or "/")
+        if scope.get("method") != "POST" or path not in self.paths:
             await self.app(scope, receive, send)
             return
         client = (scope.get("client") or ("unknown", 0))[0]
