@@ -21,8 +21,10 @@ unknown names (``kb.coverage``); the result is a typed ``kb.response`` value.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -33,6 +35,7 @@ from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.present import lookup
+from kb.specs.prose import COMPARED, SUBJECT_KINDS
 from kb.textnorm import normalize_for_matching
 
 ANSWER_FROM_TOP = 3  # passages the answer may quote
@@ -82,7 +85,8 @@ def fact_sentences(index: KnowledgeIndex, hits: list[Hit], specs: list[SpecEntry
         pos = spec.citation_n - 1
         if any(p == pos for p, _, _ in chosen):  # one quote per citation
             continue
-        span = index.sentence_at(index.chunk_position[hits[pos].chunk.chunk_id], spec.citation.char_start)
+        at = spec.citation.value_start or spec.citation.char_start  # the value's sentence, not the entity's
+        span = index.sentence_at(index.chunk_position[hits[pos].chunk.chunk_id], at)
         if span:
             chosen.append((pos, *span))
         if len(chosen) == limit:
@@ -102,27 +106,66 @@ def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
     return not known and not (spec and spec.found and query is not None and query.entities)
 
 
+def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tuple[int, int, int]]:
+    """A sentence of the top passages that states the asked attribute of the asked entity although the fact
+    table has no such value: it writes a quantity in the attribute's dimension and a cue of the attribute,
+    in a passage that names the entity ("The CUs all share a 4 MB L2 cache" under MI300X). Such a question is
+    answered by quoting it, not declined as ``no_fact``; the spec part still says the table lacks the value."""
+    from kb.specs.quantities import quantities
+    from kb.specs.units import UNITS
+
+    vocabulary = index.facts.vocabulary
+    attribute = vocabulary.attributes[query.attribute]
+    dimension = UNITS[attribute.unit].dimension if attribute.unit in UNITS else attribute.unit
+    cue = _cue_pattern(tuple(attribute.headers) + tuple(p for ps in attribute.cues.values() for p in ps))
+    wanted = set(query.entities) | {r for e in query.entities for r in index.facts.related(e)}
+    for pos, hit in enumerate(hits[:ANSWER_FROM_TOP]):
+        chunk = hit.chunk
+        text = normalize_for_matching(" ".join((*chunk.section, chunk.text)))
+        # the other side of a comparison ("40% more than MI250X") is not what the passage's figures are about
+        named = {m.entity for m in vocabulary.mentions(text) if not COMPARED.search(text[max(0, m.start - 16):m.start])}
+        if not named & wanted:
+            continue
+        for start, end in chunk.sentences:
+            text = chunk.span_text(start, end)
+            # a sentence about another entity ("H100: 132 SM") states nothing about the one asked
+            own = {m.entity for m in vocabulary.mentions(normalize_for_matching(text))
+                   if vocabulary.entities[m.entity].kind in SUBJECT_KINDS}
+            if own and not own & wanted:
+                continue
+            if cue.search(normalize_for_matching(text).lower()) and any(
+                    UNITS[q.unit].dimension == dimension for q in quantities(text) if q.unit in UNITS):
+                return [(pos, start, end)]
+    return []
+
+
+@lru_cache(maxsize=256)
+def _cue_pattern(patterns: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(f"(?:{p.lstrip('^')})" for p in patterns))
+
+
 def stated_sentences(index: KnowledgeIndex, hits: list[Hit], sources) -> list[tuple[int, int, int]]:
     """The sentences of ``sources`` (a relation a comparison rests on, or prose readings the table is unsure
     of) whose passages are cited: the first one found."""
     for source in sources:
+        at = source.value_start or source.char_start  # the sentence that holds the value
         for pos, hit in enumerate(hits):
             position = index.chunk_position[hit.chunk.chunk_id]
-            if hit.chunk.article_id == source.article_id and hit.chunk.char_start <= source.char_start < hit.chunk.char_end:
-                span = index.sentence_at(position, source.char_start)
+            if hit.chunk.article_id == source.article_id and hit.chunk.char_start <= at < hit.chunk.char_end:
+                span = index.sentence_at(position, at)
                 if span:
                     return [(pos, *span)]
     return []
 
 
 def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, about_unknown: bool,
-                    spec) -> AbstainReason | None:
+                    spec, stated: bool = False) -> AbstainReason | None:
     reason = None if hits and scores.evidence >= policy.answer_min_score else AbstainReason.WEAK_EVIDENCE
     if about_unknown:
         return AbstainReason.UNKNOWN_NAME  # the question is about something the corpus never names
     if spec is not None and spec.found:
         return None if hits else reason  # the fact table holds the answer, with its source sentence
-    if spec is not None and spec.missing and not spec.unsure:
+    if spec is not None and spec.missing and not spec.unsure and not stated:
         # A chip the corpus knows, an attribute it knows, and no such fact anywhere, not even an unsure
         # reading: passages about that chip would answer a different question, so say the corpus lacks it.
         return AbstainReason.NO_FACT
@@ -138,11 +181,11 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     query, spec = lookup(index.facts, question, scores.lang, index.words.words)
     # The passages holding a spec answer's facts are its evidence: they lead the citations.
     entries = spec.entries if spec else []
-    sources = [index.chunk_at(e.citation.article_id, e.citation.char_start) for e in entries]
+    sources = [index.chunk_at(e.citation.article_id, e.citation.value_start or e.citation.char_start) for e in entries]
     repeats = [index.chunk_at(e.citation.article_id, a.char_start) for e in entries for a in e.also]
     relation = spec.relation if spec else None
     said = ([relation] if relation else []) + list(spec.unsure if spec else ())
-    stated = [index.chunk_at(s.article_id, s.char_start) for s in said]
+    stated = [index.chunk_at(s.article_id, s.value_start or s.char_start) for s in said]
     pinned = list(dict.fromkeys(i for i in stated + sources + repeats if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
@@ -156,8 +199,10 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     vocabulary = index.facts.vocabulary
     subjects = [(m.start, m.end) for m in vocabulary.mentions(text)] \
         if vocabulary.attribute_cues(text.lower(), scores.lang or "en") else known
+    # no value in the table, no candidate reading: a passage may still state it (see passage_statement)
+    statement = passage_statement(index, hits, query) if spec is not None and spec.missing and not spec.unsure else []
     reason = AbstainReason.OFF_TOPIC if off_topic else \
-        _abstain_reason(hits, scores, policy, asked_about(text, unknown, subjects), spec)
+        _abstain_reason(hits, scores, policy, asked_about(text, unknown, subjects), spec, bool(statement))
     role = "evidence" if reason is None else "related"
     citations = [citation_for(h, n, index, role) for n, h in enumerate(hits, start=1)]
     cited = {index.chunk_position[h.chunk.chunk_id]: n for n, h in enumerate(hits, start=1)}
@@ -166,7 +211,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     answer = None
     if reason is None:
         parts, quoted = [], []
-        chosen = stated_sentences(index, hits, said) or \
+        chosen = stated_sentences(index, hits, said) or statement or \
             fact_sentences(index, hits, specs, policy.answer_max_sentences) or \
             choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus)
         for pos, start, end in chosen:

@@ -67,6 +67,8 @@ class SpecSource(Frozen):
         description="table: read from a Markdown table; prose: read from a sentence; curated: corpus/specs/facts.yaml")
     location: str = Field(description="file:line of the fact's source, for curators")
     context: str | None = Field(description="for a table row: the table's header row")
+    value_start: int | None = Field(None, description="offset of the value in the article body, where the quote "
+                                    "begins in an earlier sentence (the one that names the entity)")
 
 
 class SpecRepeat(Frozen):

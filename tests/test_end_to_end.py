@@ -65,6 +65,22 @@ def test_an_attribute_the_table_lacks_is_declined_and_never_answered_with_anothe
     assert body["spec_answer"]["text"] == "The corpus has no die area for Google TPU v5e." and not body["specs"]
 
 
+def test_a_passage_that_states_what_the_table_lacks_answers_instead_of_a_decline(client):
+    # no DMA bandwidth of Inferentia2 in the table, but its architecture page writes "1 TB/sec of DMA bandwidth"
+    body = client.post("/v1/ask", json={"question": "What is the DMA bandwidth of the AWS Inferentia2?"}).json()
+    assert body["answerable"] and "1 TB/sec of DMA bandwidth" in body["answer"]["text"]
+    assert not body["specs"] and "Inferentia2" in body["spec_answer"]["text"]  # the spec part still says it lacks it
+    # a passage that names the entity only as the other side of a comparison ("304 CUs, 40% more than MI250X")
+    # states nothing about it: the question is declined
+    other = client.post("/v1/ask", json={"question": "How many compute units does the MI250X have?"}).json()
+    assert not other["answerable"] and other["abstain_reason"] == "no_fact"
+
+
+def test_a_value_read_after_its_entity_is_quoted_from_its_own_sentence(client):
+    body = client.post("/v1/ask", json={"question": "What is the peak clock frequency of the MI250?"}).json()
+    assert body["answerable"] and "1.7" in body["answer"]["text"] and not body["specs"]
+
+
 def test_a_comparison_rests_on_a_stated_relation_winner_first(client):
     body = client.post("/v1/ask", json={"question": "Что выгоднее: DL1 или P4d?"}).json()
     text = body["spec_answer"]["text"]

@@ -135,3 +135,46 @@ def test_coverage_counts_every_statement_and_meets_its_target(project_settings, 
     assert report["accounted"] >= COVERAGE_TARGET, report["reasons"][:5]
     assert all(s["kind"] == "unresolved" for s in report["unresolved"])
     assert {r["kind"] for r in report["reasons"]} <= {"candidate", "judged", "unresolved"}
+
+
+def test_the_sentence_subject_owns_its_figures_though_another_entity_is_named_after_them(vocabulary):
+    facts, _, _, _ = _read("MI350X is the same silicon at 2200MHz and 1000W, with everything scaled by the clock "
+                           "ratio; it is left out because MI355X is the part you can rent.\n", vocabulary)
+    found = {(f.entity, f.attribute, f.value) for f in facts}
+    # a bare MHz is the chip's clock: the memory clock is read only beside its cue
+    assert ("amd-mi350x", "power", 1000) in found and ("amd-mi350x", "clock", 2200) in found
+    assert not any(f.entity == "amd-mi355x" for f in facts)
+
+
+def test_each_refers_to_the_nearest_entity_and_a_count_of_chips_belongs_to_the_instance(vocabulary):
+    facts, candidates, _, _ = _read("At the heart of each Inf2 instance are up to twelve Inferentia2 chips (each "
+                                    "with two NeuronCore-v2 cores).\n", vocabulary)
+    found = {(f.entity, f.attribute, f.value) for f in facts}
+    assert ("aws-inf2", "chip_count", 12) in found and ("aws-inferentia2", "neuron_cores", 2) in found
+    assert not candidates
+
+
+def test_a_value_read_sentences_after_its_entity_points_at_its_own_sentence(vocabulary):
+    article = _article("The MI250 GCD has 104 active CUs. Each unit runs at a peak clock frequency of 1.7 GHz.\n")
+    _, candidates, _, _ = read_prose(article, vocabulary, Path("corpus"))
+    clock = next(c for c in candidates if c.attribute == "clock")
+    assert clock.source.quote.startswith("The MI250 GCD")  # the quote shows whose clock it is
+    assert article.body[clock.source.value_start:].startswith("1.7 GHz")  # the answer quotes this sentence
+
+
+@pytest.mark.parametrize(("question", "lang", "attribute"), [
+    ("How fast can a TPU v4 move data to/from host RAM over PCIe?", "en", "pcie_bandwidth"),  # a rate, not a size
+    ("скока L2 кэша в B200", "ru", "l2_cache"),
+    ("B200 的 L2 缓存有多大", "zh", "l2_cache"),
+    ("B200 顯存時脈多少", "zh", "memory_clock"),  # Taiwan's word for a clock
+    ("how many inferentia2 chips can you get in one inf2 instance?", "en", "chip_count"),
+    ("一台 Inf2 最多能塞几颗 Inferentia2", "zh", "chip_count"),
+])
+def test_question_words_name_the_attribute(table, question, lang, attribute):
+    assert understand(question, lang, table).attribute == attribute
+
+
+def test_precision_written_in_words_is_a_data_type(table):
+    assert understand("double precision TFLOPS of the MI250X", "en", table).dtype == "FP64"
+    assert understand("MI250X 的双精度算力", "zh", table).dtype == "FP64"
+    assert understand("производительность MI250X в одинарной точности", "ru", table).dtype == "FP32"

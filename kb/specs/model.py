@@ -48,6 +48,7 @@ class Attribute(Frozen):
     cues: dict[str, tuple[str, ...]] = {}
     # kinds of entity whose name beside a number in this unit names this attribute in prose ("HBM3 at 3.35TBps")
     named_by: tuple[str, ...] = ()
+    needs_cue: bool = False  # prose gives it only with its cue beside the number (a memory clock, not a bare MHz)
 
     def label(self, lang: str) -> str:
         return self.labels.get(lang, self.labels["en"])
@@ -64,6 +65,7 @@ class FactSource(Frozen):
     origin: Literal["table", "curated", "prose"]
     context: str | None = None  # for a table row: the table's header row, which names its columns
     location: str  # file:line a curator opens to fix the fact
+    value_start: int | None = None  # where the value is written, when the quote starts sentences before it
 
 
 class Fact(Frozen):

@@ -64,7 +64,7 @@ def entry(fact: Fact, table: FactTable, lang: str, via: str | None = None) -> Sp
         conflict=fact.conflict, via=via, quote=src.quote,
         citation=SpecSource(article_id=src.article_id, title=src.title, url=src.url, anchor=src.anchor,
                             char_start=src.char_start, char_end=src.char_end, origin=src.origin,
-                            location=src.location, context=src.context),
+                            location=src.location, context=src.context, value_start=src.value_start),
     )
 
 

@@ -39,6 +39,8 @@ from kb.textnorm import normalize_for_matching
 
 CLAUSE = re.compile(r"[,，;；:：]|\s-\s|\s—\s| and | but | which |，而|，并")  # an aside in brackets stays in its clause
 WINDOW = 48  # characters around a number that its attribute cue may stand in
+EACH = re.compile(r"\b(?:each|every)\b|(?<![а-яё])кажд\w*|每", re.IGNORECASE)
+OPENING = " *_`([#>-"  # what may stand before a sentence's first word (Markdown marks, a bracket)
 NEAR = 40  # an entity named this close before a number, alone in the clause, is what the number is about
 # A relation: a factor or share, a comparative word, then (in English and Russian) "than" and the other side.
 _FACTOR = r"(?P<low>\d+(?:\.\d+)?)(?:\s*[-–/]\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<kind>%|x|×|times|раза?)"
@@ -160,6 +162,7 @@ def _attribute(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
         if len(cued) > 1 and cued[1][0] == cued[0][0]:
             return None, f"cues of {cued[0][1]} and {cued[1][1]} stand equally near"
         return cued[0][1], "cue"
+    of_dimension = [a for a in of_dimension if not vocabulary.attributes[a].needs_cue] or of_dimension
     if len(of_dimension) == 1:
         return of_dimension[0], "unit"
     # No cue: the first attribute of its unit in attributes.yaml (memory for GB, memory bandwidth for TB/s)
@@ -187,6 +190,12 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
     if in_clause and len({m.entity for m in subjects if left <= m.start < right}) == 1 and \
             q.start - in_clause[-1].end <= NEAR:
         return in_clause[-1].entity, ""  # named just before it, alone in its clause
+    if before and q.start - before[-1].end <= NEAR and EACH.search(text[max(0, before[-1].start - 8):q.start]):
+        return before[-1].entity, ""  # "16 Trainium chips (each Trainium include 2 NeuronCores)": each of the nearest
+    if len({m.entity for m in before}) == 1 and not text[:before[0].start].strip(OPENING):
+        # the sentence's subject, the only thing named before the figure: others named after it, in later
+        # clauses, are not what it is about ("MI350X is the same silicon at 2200MHz and 1000W, ... MI355X")
+        return before[0].entity, ""
     if in_clause:
         best = in_clause[-1]
     elif before:
@@ -277,7 +286,8 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
                                                 reason=why if attribute is None else who))
                     continue
                 entity = _hourly_instance(entity, attribute, vocabulary)
-                fact = _fact(entity, attribute, q, text, article, quote_start, e, anchor, corpus_dir, vocabulary)
+                fact = _fact(entity, attribute, q, text, article, quote_start, e, anchor, corpus_dir, vocabulary,
+                             s + q.start if quote_start != s else None)
                 if fact is None:
                     statements.append(Statement(**statement, entity=entity, attribute=attribute, outcome="skipped",
                                                 reason=f"{q.unit} is not a unit of {attribute}"))
@@ -305,14 +315,14 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
     return facts, candidates, relations, statements
 
 
-def _source(article: Article, s: int, e: int, anchor: str, corpus_dir) -> FactSource:
+def _source(article: Article, s: int, e: int, anchor: str, corpus_dir, value_start: int | None = None) -> FactSource:
     return FactSource(article_id=article.meta.id, title=article.meta.title, url=article.meta.source.link(),
                       anchor=anchor, char_start=s, char_end=e, quote=article.body[s:e], origin="prose",
-                      location=file_line(corpus_dir, article, s))
+                      location=file_line(corpus_dir, article, value_start or s), value_start=value_start)
 
 
 def _fact(entity: str, attribute: str, q: Quantity, text: str, article: Article, s: int, e: int, anchor: str,
-          corpus_dir, vocabulary: Vocabulary) -> Fact | None:
+          corpus_dir, vocabulary: Vocabulary, value_start: int | None = None) -> Fact | None:
     target = vocabulary.attributes[attribute].unit
     if convert(q.value, q.unit, target) is None:
         return None
@@ -325,7 +335,7 @@ def _fact(entity: str, attribute: str, q: Quantity, text: str, article: Article,
     return Fact(entity=entity, attribute=attribute, value=value, unit=unit, decimals=decimals,
                 value_text=q.number_text, approx=q.approx, bound=q.bound, dtype=dtype.group(1).upper() if dtype else None,
                 basis=basis, as_of=article.meta.as_of or article.meta.published,
-                source=_source(article, s, e, anchor, corpus_dir))
+                source=_source(article, s, e, anchor, corpus_dir, value_start))
 
 
 def _read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: Vocabulary, lang: str,

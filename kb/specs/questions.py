@@ -53,6 +53,17 @@ _UNIT_WORDS = {
     "TB/s": r"\bt?gb/s\b|\btb/s\b|\bgbps\b",
     "TFLOPS": r"\btflops\b|\bpflops\b|\btops\b",
 }
+# Words that ask how fast something goes: the answer is a rate (bandwidth, compute, clock), never a size or a
+# count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
+_RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|скорост\w*|как быстро|насколько быстр\w*|"
+                         r"多快|速度|速率")
+_RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
+# Precisions named in words: a data type as surely as "FP64" is.
+_PRECISION_WORDS = {
+    "FP64": re.compile(r"\bdouble[- ]precision\b|двойн\w* точност\w*|双精度"),
+    "FP32": re.compile(r"\bsingle[- ]precision\b|одинарн\w* точност\w*|单精度"),
+    "FP16": re.compile(r"\bhalf[- ]precision\b|половинн\w* точност\w*|半精度"),
+}
 _SCOPE_WORDS = {
     "per_gcd": r"\bgcds?\b",
     "per_instance": r"\binstances?\b|инстанс\w*|实例",
@@ -86,11 +97,12 @@ def understand(question: str, lang: str | None, table: FactTable,
     vocabulary = table.vocabulary
     low = vocabulary.mend_spelling(text.lower(), known_words)
     entities = tuple(dict.fromkeys(m.entity for m in vocabulary.mentions(text)))
+    dtype_match = DTYPE.search(text)
+    dtype = dtype_match.group(1).upper() if dtype_match else \
+        next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
     cues = vocabulary.attribute_cues(low, lang) or _unit_cue(low, vocabulary)
     if not cues:
         return None
-    dtype_match = DTYPE.search(text)
-    dtype = dtype_match.group(1).upper() if dtype_match else None
     cued = tuple(a for _, a in cues)
 
     def has_facts(attribute: str) -> bool:
@@ -131,6 +143,9 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, ends: 
 
     written = [unit for unit, pattern in _UNIT_WORDS.items() if re.search(pattern, low)]
     dimensions = {UNITS[u].dimension for u in written}
+    if _RATE_WORDS.search(low):
+        rates = [(n, a) for n, a in cues if UNITS[vocabulary.attributes[a].unit].dimension in _RATE_DIMENSIONS]
+        cues = rates or cues
     if dimensions:
         of_unit = [(n, a) for n, a in cues if UNITS[vocabulary.attributes[a].unit].dimension in dimensions]
         if of_unit:
