@@ -109,7 +109,7 @@ def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
 def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tuple[int, int, int]]:
     """A sentence of the top passages that states the asked attribute of the asked entity although the fact
     table has no such value: it writes a quantity in the attribute's dimension and a cue of the attribute,
-    in a passage that names the entity ("The CUs all share a 4 MB L2 cache" under MI300X). Such a question is
+    in a passage that names the entity ("1 TB/sec of DMA bandwidth" on the Inferentia2 page). Such a question is
     answered by quoting it, not declined as ``no_fact``; the spec part still says the table lacks the value."""
     from kb.specs.quantities import quantities
     from kb.specs.units import UNITS
@@ -128,12 +128,12 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
             continue
         for start, end in chunk.sentences:
             text = chunk.span_text(start, end)
+            normed = normalize_for_matching(text)
             # a sentence about another entity ("H100: 132 SM") states nothing about the one asked
-            own = {m.entity for m in vocabulary.mentions(normalize_for_matching(text))
-                   if vocabulary.entities[m.entity].kind in SUBJECT_KINDS}
+            own = {m.entity for m in vocabulary.mentions(normed) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS}
             if own and not own & wanted:
                 continue
-            if cue.search(normalize_for_matching(text).lower()) and any(
+            if cue.search(normed.lower()) and any(
                     UNITS[q.unit].dimension == dimension for q in quantities(text) if q.unit in UNITS):
                 return [(pos, start, end)]
     return []
