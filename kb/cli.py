@@ -150,13 +150,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from kb.evaluation.runner import calibrate
 
         for config in args.config or ["e5-small", "use-m3", "e5-use-concat"]:
-            offsets = calibrate(config, settings, progress=not args.quiet)
-            print(f"{config}: " + ", ".join(f"{k} {v:.4f}" for k, v in offsets.items()))
+            offsets = calibrate(config, settings, progress=not args.quiet, gate_only=args.gate_only)
+            print(f"{config}: " + ", ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}"
+                                            for k, v in offsets.items()))
         return 0
     if args.sweep:
         from kb.evaluation.runner import run_sweep
 
-        config, report, data = run_sweep(settings, progress=not args.quiet)
+        config, report, data = run_sweep(settings, progress=not args.quiet, answers_only=args.gate_only)
         print(report)
         if not args.no_write:
             (args.results_dir / f"sweep-fusion-{config}.md").write_text(report, encoding="utf-8")
@@ -369,6 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="choose the best sentence's share of the dense score, fusion weight, cap, dense window, "
                         "lexical floor, diversity margin and abstention threshold on both suites (the project "
                         "suite's dev split only)")
+    p.add_argument("--gate-only", action="store_true", help="with --calibrate: refit the domain gate only; with "
+                   "--sweep: re-choose only the thresholds after retrieval (gate, abstention, language bonus)")
     p.add_argument("--readme", action="store_true",
                    help="render the evaluation figures of README.md and eval/README.md from eval/results/*.json "
                         "(with --no-write: only say which are stale)")

@@ -120,15 +120,21 @@ class KbQuestion(BaseModel):
         return bool(self.evidence)
 
 
-def load_kb_questions(path: Path, split: Split | None = None) -> list[KbQuestion]:
-    """The questions of the file, or of one split; a need in both splits is an error."""
-    questions = []
+def read_jsonl(path: Path, model: type[BaseModel]) -> list:
+    """One validated ``model`` per non-blank line; a bad line is an error naming the file and the line."""
+    rows = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.strip():
             try:
-                questions.append(KbQuestion.model_validate_json(line))
+                rows.append(model.model_validate_json(line))
             except ValueError as exc:
                 raise ValueError(f"{path}:{number}: {exc}") from None
+    return rows
+
+
+def load_kb_questions(path: Path, split: Split | None = None) -> list[KbQuestion]:
+    """The questions of the file, or of one split; a need in both splits is an error."""
+    questions = read_jsonl(path, KbQuestion)
     ids = [q.id for q in questions]
     if len(ids) != len(set(ids)):
         raise ValueError(f"{path}: duplicate question ids")

@@ -19,6 +19,7 @@ EVAL_DIR = PROJECT_ROOT / "eval"
 RESULTS_DIR = EVAL_DIR / "results"
 KB_QUESTIONS = EVAL_DIR / "datasets" / "kb-questions.jsonl"
 XQUAD_DIR = EVAL_DIR / "datasets" / "xquad-r"
+DOMAIN_QUESTIONS = EVAL_DIR / "datasets" / "domain-questions.jsonl"  # the domain gate's own data (kb.evaluation.domain_fit)
 WORK_DIR = PROJECT_ROOT / "var" / "eval"  # rebuildable: per-configuration indexes and embedding caches
 CACHE_DIR = WORK_DIR / "cache"
 
@@ -35,8 +36,8 @@ def _digest(*parts: bytes) -> str:
 
 
 def input_hashes(settings: Settings, questions_path: Path = KB_QUESTIONS) -> dict[str, str]:
-    """What a result was made from: the articles, the spec files, the glossary, the question set and
-    every setting that changes an answer. A committed result whose hashes differ is stale."""
+    """What a result was made from: the articles, the spec files, the glossary, the question set, the
+    statistics fitted per model and every setting that changes an answer. A committed result whose hashes differ is stale."""
     from kb.chunking import ChunkerSettings
     from kb.corpus import corpus_hash, load_corpus
     from kb.specs.facts import specs_hash
@@ -51,6 +52,8 @@ def input_hashes(settings: Settings, questions_path: Path = KB_QUESTIONS) -> dic
     return {"corpus": corpus_hash(load_corpus(settings.corpus_dir)), "specs": specs_hash(settings.corpus_dir),
             "glossary": _digest(glossary.read_bytes() if glossary.exists() else b""),
             "questions": _digest(questions_path.read_bytes()),
+            # the language statistics, score calibration and domain gate fitted per model
+            "model_data": _digest(*(p.read_bytes() for p in sorted((PROJECT_ROOT / "kb" / "data").glob("*.json")))),
             "settings": _digest(json.dumps(knobs, sort_keys=True, default=str).encode())}
 
 
@@ -118,15 +121,17 @@ def run_xquad_suite(config: str, base: Settings, progress: bool = True) -> dict:
     return result
 
 
-def calibrate(config: str, base: Settings, progress: bool = True) -> dict:
-    """Measure and store the language centering of each model of a configuration and the score
-    calibration of its centered vectors."""
+def calibrate(config: str, base: Settings, progress: bool = True, gate_only: bool = False) -> dict:
+    """Measure and store the language centering of each model of a configuration, the score
+    calibration of its centered vectors and its domain gate (``gate_only``: the gate alone)."""
     from kb.calibration import write_calibration
     from kb.centering import write_centering
     from kb.evaluation.xquad import measure_language_statistics, model_parts
 
     settings = settings_for(config, base)
     encoder = load_encoder(settings)
+    if gate_only:
+        return fit_gate(config, settings, encoder, progress)["cross_batch"]
     centerings, calibrations = measure_language_statistics(load_xquad(XQUAD_DIR), encoder, CACHE_DIR, progress)
     for model, centering in zip(model_parts(encoder)[0], centerings, strict=True):
         write_centering(model.model_id, model.weights_hash(), centering,
@@ -141,66 +146,81 @@ def calibrate(config: str, base: Settings, progress: bool = True) -> dict:
 def fit_gate(config: str, settings: Settings, encoder: Encoder, progress: bool = True) -> dict:
     """Fit and store the domain gate of a configuration's model (on centered vectors: after centering)."""
     from kb.domain import write_domain_gate
-    from kb.evaluation.domain_fit import fit_domain_gate
+    from kb.evaluation.domain_fit import fit_domain_gate, load_domain_questions
 
-    index = kb_index_for(settings, encoder, eval_index_dir(config), progress)
-    gate, note = fit_domain_gate(encoder, index, load_xquad(XQUAD_DIR))
+    gate, note = fit_domain_gate(encoder, load_domain_questions(DOMAIN_QUESTIONS))
     write_domain_gate(encoder.model_id, encoder.weights_hash(), gate, note)
     return note
 
 
-def run_sweep(base: Settings, progress: bool = True) -> tuple[str, str, dict]:
+def run_sweep(base: Settings, progress: bool = True, answers_only: bool = False) -> tuple[str, str, dict]:
     """The fusion sweep and the abstention threshold for the configured setup, on the ``dev`` split
-    only: (config name, Markdown report, the report's figures)."""
+    only: (config name, Markdown report, the report's figures). ``answers_only`` re-chooses only what
+    comes after retrieval (the domain gate's threshold, the abstention threshold, the language bonus),
+    keeping the committed sweep's retrieval figures: what a refitted gate needs."""
     from kb.evaluation.configs import default_config_name
     from kb.evaluation.datasets import tuning_questions
+    from kb.evaluation.sweep import sweep_diversity, sweep_fusion, sweep_sentence_share, sweep_window
+
+    config = default_config_name(base)
+    encoder = load_encoder(base)
+    index = kb_index_for(base, encoder, eval_index_dir(config), progress)
+    dev = tuning_questions(load_kb_questions(KB_QUESTIONS, "dev"))
+    if answers_only:
+        data = json.loads((RESULTS_DIR / f"sweep-fusion-{config}.json").read_text(encoding="utf-8"))
+    else:
+        xquad = load_xquad(XQUAD_DIR)
+        data = {"split": "dev", "questions": len(dev), "needs": len({q.need for q in dev}), "model": encoder.model_id}
+        data["sentence_share"] = sweep_sentence_share(index, encoder, base, dev, xquad, CACHE_DIR)
+        data["fusion"] = sweep_fusion(index, encoder, base, dev)
+        data["window"] = sweep_window(index, encoder, base, dev, xquad, CACHE_DIR)
+        data["diversity"] = sweep_diversity(index, encoder, base, dev)
+    data.update(_sweep_answers(base, encoder, index, dev))
+    return config, _sweep_markdown(data, encoder.model_id), data
+
+
+def _sweep_answers(base: Settings, encoder: Encoder, index, dev) -> dict:
     from kb.evaluation.kb_suite import run_kb_suite
     from kb.evaluation.sweep import (
         abstention_thresholds,
         choose_domain_threshold,
         choose_lang_bonus,
         choose_threshold,
-        diversity_report,
-        domain_report,
         domain_thresholds,
-        lang_bonus_report,
-        sentence_share_report,
-        sweep_diversity,
-        sweep_fusion,
         sweep_lang_bonus,
-        sweep_report,
-        sweep_sentence_share,
-        sweep_window,
-        threshold_report,
-        window_report,
     )
     from kb.retrieval import Retriever
 
-    config = default_config_name(base)
-    encoder = load_encoder(base)
-    index = kb_index_for(base, encoder, eval_index_dir(config), progress)
-    xquad = load_xquad(XQUAD_DIR)
-    dev = tuning_questions(load_kb_questions(KB_QUESTIONS, "dev"))
-    data = {"split": "dev", "questions": len(dev), "needs": len({q.need for q in dev}), "model": encoder.model_id}
-    data["sentence_share"] = sweep_sentence_share(index, encoder, base, dev, xquad, CACHE_DIR)
-    data["fusion"] = sweep_fusion(index, encoder, base, dev)
-    data["window"] = sweep_window(index, encoder, base, dev, xquad, CACHE_DIR)
-    data["diversity"] = sweep_diversity(index, encoder, base, dev)
     retriever = Retriever.from_settings(index, encoder, base)
     ungated = replace(AnswerPolicy.from_settings(base), answer_min_score=float("-inf"), answer_min_domain=float("-inf"))
-    data["domain"] = choose_domain_threshold(domain_thresholds(run_kb_suite(dev, retriever, base.corpus_dir, ungated,
-                                                                            progress=False)))
+    data = {"domain": choose_domain_threshold(domain_thresholds(run_kb_suite(dev, retriever, base.corpus_dir, ungated,
+                                                                             progress=False)))}
     every = replace(ungated, answer_min_domain=data["domain"]["threshold"])
     data["threshold"] = choose_threshold(abstention_thresholds(run_kb_suite(dev, retriever, base.corpus_dir, every,
                                                                             progress=False)))
-    data["lang_bonus"] = sweep_lang_bonus(retriever, base.corpus_dir, AnswerPolicy.from_settings(base), dev)
+    chosen = replace(AnswerPolicy.from_settings(base), answer_min_domain=data["domain"]["threshold"],
+                     answer_min_score=data["threshold"]["threshold"])
+    data["lang_bonus"] = sweep_lang_bonus(retriever, base.corpus_dir, chosen, dev)
     data["lang_bonus_chosen"] = choose_lang_bonus(data["lang_bonus"])
-    report = (sentence_share_report(data["sentence_share"], encoder.model_id, data) + "\n"
-              + sweep_report(data["fusion"]) + "\n" + window_report(data["window"]) + "\n"
-              + diversity_report(data["diversity"]) + "\n" + domain_report(data["domain"], data) + "\n"
-              + threshold_report(data["threshold"]) + "\n"
-              + lang_bonus_report(data["lang_bonus"], data["lang_bonus_chosen"]))
-    return config, report, data
+    return data
+
+
+def _sweep_markdown(data: dict, model_id: str) -> str:
+    from kb.evaluation.sweep import (
+        diversity_report,
+        domain_report,
+        lang_bonus_report,
+        sentence_share_report,
+        sweep_report,
+        threshold_report,
+        window_report,
+    )
+
+    return (sentence_share_report(data["sentence_share"], model_id, data) + "\n"
+            + sweep_report(data["fusion"]) + "\n" + window_report(data["window"]) + "\n"
+            + diversity_report(data["diversity"]) + "\n" + domain_report(data["domain"], data) + "\n"
+            + threshold_report(data["threshold"]) + "\n"
+            + lang_bonus_report(data["lang_bonus"], data["lang_bonus_chosen"]))
 
 
 def load_result(suite: str, config: str, results_dir: Path = RESULTS_DIR) -> dict:

@@ -1,0 +1,60 @@
+"""The domain gate's own questions (eval/datasets/domain-questions.jsonl) are valid, balanced and disjoint from
+the suite: the gate is fitted on them, so a dev or test question among them would leak into what is measured."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from kb.evaluation.datasets import load_kb_questions
+from kb.evaluation.domain_fit import DomainQuestion, cross_batch, load_domain_questions
+from kb.evaluation.runner import DOMAIN_QUESTIONS, KB_QUESTIONS
+from kb.models import LANGS
+from kb.textnorm import normalize_for_matching
+
+
+@pytest.fixture(scope="module")
+def questions():
+    return load_domain_questions(DOMAIN_QUESTIONS)
+
+
+def _key(text: str) -> str:
+    return " ".join(normalize_for_matching(text).lower().split()).rstrip("?？!。.")
+
+
+def test_no_suite_question_is_among_the_gate_data(questions):
+    suite = {_key(q.question) for q in load_kb_questions(KB_QUESTIONS)}
+    leaked = [q.text for q in questions if _key(q.text) in suite]
+    assert not leaked, leaked
+
+
+def test_both_batches_cover_every_language_on_both_sides(questions):
+    counts = Counter((q.batch, q.lang, q.domain) for q in questions)
+    assert all(counts[(b, lang, d)] >= 90 for b in "ab" for lang in LANGS for d in ("in", "out")), counts
+    # the gate judges questions that name nothing known: most in-domain ones must be of that shape
+    unnamed = Counter(q.lang for q in questions if q.domain == "in" and not q.names_product)
+    assert all(unnamed[lang] >= 120 for lang in LANGS), unnamed
+    assert len({_key(q.text) for q in questions}) == len(questions)
+
+
+def test_a_malformed_line_names_the_file_and_line(tmp_path):
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"text": "a", "lang": "en", "domain": "in", "names_product": false, "batch": "a"}\n'
+                    '{"text": "b", "lang": "en", "domain": "maybe", "names_product": false, "batch": "a"}\n',
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match=r"(?s)q\.jsonl:2:.*domain"):
+        load_domain_questions(path)
+
+
+def test_cross_batch_scores_each_batch_with_the_gate_fitted_on_the_other():
+    # two separable clouds: a gate fitted on either batch ranks the other perfectly
+    rng = np.random.default_rng(0)
+    questions = [DomainQuestion(text=str(i), lang="en", domain="in" if i % 2 else "out", names_product=False,
+                                batch="a" if i < 40 else "b") for i in range(80)]
+    x = np.array([[1.0 if i % 2 else -1.0, 0.0] for i in range(80)]) + rng.normal(0, 0.3, (80, 2))
+    result = cross_batch(x, questions)
+    assert set(result) == {"a->b", "b->a"} and all(r["auc"] == 1.0 for r in result.values())
+    x[40:, 0] *= -1  # batch b labelled the other way round: a gate fitted on a ranks it backwards
+    assert cross_batch(x, questions)["a->b"]["auc"] < 0.1
