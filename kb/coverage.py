@@ -6,7 +6,7 @@ the product is named nowhere in the corpus. A name is recognized in any
 script: model numbers (letters with digits: "CS-3", "910B", "思元590"),
 capitalized words after the first of a Latin or Cyrillic sentence
 ("Graphcore", "Эльбрус") and Chinese proper nouns as jieba tags them
-("寒武纪", "摩尔线程").
+("寒武纪", "摩尔线程"). Amounts are not names: "40GB", "80G", "a 7B model".
 
 An unknown name declines the question only when it is what the question asks
 about: the question names nothing the corpus knows (no entity of the fact
@@ -34,6 +34,12 @@ _CAPITALIZED = re.compile(r"(?<![A-Za-zА-Яа-яЁё0-9\-])(?:[A-Z][a-z]{2,}|[�
 _TOKEN = re.compile(rf"[a-z0-9{RUSSIAN_LOWER}]+(?:-[a-z0-9{RUSSIAN_LOWER}]+)*")
 _HAN_RUN = re.compile(f"[{HAN}]+")
 _PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
+# A number with a unit of size is a quantity, not a model number: "40GB", "80G", "2TB"; with a B or M it
+# is a parameter count when a word for a model follows ("a 7B model", "13B模型", "70B的模型"), else a
+# name may end so ("Ascend 910B").
+_QUANTITY = re.compile(r"\d+(?:\.\d+)?\s?(?:[kmgtp]i?b|[kmgtp])", re.IGNORECASE)
+_PARAMETERS = re.compile(r"\d+(?:\.\d+)?\s?[bm]", re.IGNORECASE)
+_MODEL_WORD = re.compile(r"\W{0,2}(?:的)?(?:-?param|model|модел|парамет|模型|参数|llm)", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
 _WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z]?(?![A-Za-z0-9])")
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
@@ -103,18 +109,27 @@ def _posseg():
     return jieba.posseg
 
 
+def _is_quantity(question: str, start: int, end: int) -> bool:
+    """Whether a letters-with-digits match (its Latin part, after any Chinese words) is an amount."""
+    tail = _HAN_RUN.split(question[start:end])[-1]
+    count = _PARAMETERS.match(tail)
+    return bool(_QUANTITY.fullmatch(tail) or (count and _MODEL_WORD.match(tail[count.end():] + question[end:])))
+
+
 def names_in(question: str, lang: str | None = "en") -> list[Name]:
     """Product and company names in a question, in question order."""
     # A Latin or Cyrillic sentence capitalizes its first word whatever it is.
     first = re.match(r"\s*\S+", question) if lang in (None, "en", "ru") else None
     skip_to = first.end() if first else 0
-    found = [Name(m.group(0).strip("-"), m.start(), m.end()) for m in _MODEL_NUMBER.finditer(question)]
+    found = [Name(m.group(0).strip("-"), m.start(), m.end()) for m in _MODEL_NUMBER.finditer(question)
+             if not _is_quantity(question, m.start(), m.end())]
     words = [Name(m.group(0), m.start(), m.end()) for m in _CAPITALIZED.finditer(question) if m.start() >= skip_to]
     for a, b in zip(words, words[1:], strict=False):  # capitalized words one space apart are one name ("Rubin Ultra")
         if question[a.end:b.start] == " ":
             found.append(Name(f"{a.text} {b.text}", a.start, b.end))
     found += words
-    found += [Name(m.group(0), m.start(), m.end()) for m in _WORD_NUMBER.finditer(question)]
+    found += [Name(m.group(0), m.start(), m.end()) for m in _WORD_NUMBER.finditer(question)
+              if not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end())]
     for run in _HAN_RUN.finditer(question):
         pos = run.start()
         for word, flag in _posseg().cut(run.group(0)):

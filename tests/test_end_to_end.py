@@ -147,3 +147,13 @@ def test_real_server_process_answers_over_http(built_index_dir):
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_amounts_in_a_question_are_not_unknown_names_and_a_value_two_articles_state_is_said_once(client):
+    body = client.post("/v1/ask", json={"question": "A100 40GB vs 80GB, does the extra memory matter for training"}).json()
+    assert body["answerable"] and body["unknown_names"] == [], body["abstain_reason"]
+    parts = body["spec_answer"]["text"].split("; ")
+    assert len(parts) == len(set(parts)), parts
+    assert len({s["citation"]["article_id"] for s in body["specs"]}) >= 2  # both articles are still cited
+    sized = client.post("/v1/ask", json={"question": "微调一个13B模型需要多少显存"}).json()
+    assert sized["unknown_names"] == [] and sized["abstain_reason"] != "unknown_name"

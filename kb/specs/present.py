@@ -264,7 +264,8 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
     if query.kind == "comparison" and len(per_entity) >= 2:
         answer = compare(table, query, per_entity, lang)
     elif entries:
-        text = "; ".join(e.display for e in entries[:3])
+        # two articles stating the same value are two citations, one line of text
+        text = "; ".join(list(dict.fromkeys(e.display for e in entries))[:3])
         for entity, facts in per_entity.items():
             if any(f.conflict for f in facts):
                 text += _conflict_text(table.vocabulary.entities[entity].display_name(lang), facts, lang)
