@@ -157,7 +157,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.sweep:
         from kb.evaluation.runner import run_sweep
 
-        config, report, data = run_sweep(settings, progress=not args.quiet, answers_only=args.gate_only)
+        config, report, data = run_sweep(settings, progress=not args.quiet, answers_only=args.gate_only,
+                                         results_dir=args.results_dir)
         print(report)
         if not args.no_write:
             (args.results_dir / f"sweep-fusion-{config}.md").write_text(report, encoding="utf-8")

@@ -6,7 +6,7 @@ the product is named nowhere in the corpus. A name is recognized in any
 script: model numbers (letters with digits: "CS-3", "910B", "思元590"),
 capitalized words after the first of a Latin or Cyrillic sentence
 ("Graphcore", "Эльбрус") and Chinese proper nouns as jieba tags them
-("寒武纪", "摩尔线程"). Amounts are not names: "40GB", "80G", "a 7B model".
+("寒武纪", "摩尔线程"). Amounts are not names: "40GB", "700W", "a 7B model", "一个13B模型".
 
 An unknown name declines the question only when it is what the question asks
 about: the question names nothing the corpus knows (no entity of the fact
@@ -34,12 +34,13 @@ _CAPITALIZED = re.compile(r"(?<![A-Za-zА-Яа-яЁё0-9\-])(?:[A-Z][a-z]{2,}|[�
 _TOKEN = re.compile(rf"[a-z0-9{RUSSIAN_LOWER}]+(?:-[a-z0-9{RUSSIAN_LOWER}]+)*")
 _HAN_RUN = re.compile(f"[{HAN}]+")
 _PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
-# A number with a unit of size is a quantity, not a model number: "40GB", "80G", "2TB"; with a B or M it
-# is a parameter count when a word for a model follows ("a 7B model", "13B模型", "70B的模型"), else a
-# name may end so ("Ascend 910B").
-_QUANTITY = re.compile(r"\d+(?:\.\d+)?\s?(?:[kmgtp]i?b|[kmgtp])", re.IGNORECASE)
-_PARAMETERS = re.compile(r"\d+(?:\.\d+)?\s?[bm]", re.IGNORECASE)
-_MODEL_WORD = re.compile(r"\W{0,2}(?:的)?(?:-?param|model|модел|парамет|模型|参数|llm)", re.IGNORECASE)
+# An amount is not a model number: a number with a unit ("40GB", "80G", "700W", "5nm"), or a count of
+# parameters (B, M or T) next to a word for a model ("a 7B model", "модели 13B", "7B大模型", "1.8T-param").
+# A name word right before the number makes it a name whatever follows ("Ascend 910B model", "Atlas 300T").
+_UNIT = re.compile(r"\d+(?:\.\d+)?(?:[kmgtp]i?b|g|k?w|nm|[kmg]hz)", re.IGNORECASE)
+_COUNT = re.compile(r"(?:\d+x)?\d+(?:\.\d+)?[bmt]", re.IGNORECASE)
+_MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|парамет|模型|参数|llm)", re.IGNORECASE)
+_MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
 _WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z]?(?![A-Za-z0-9])")
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
@@ -110,10 +111,16 @@ def _posseg():
 
 
 def _is_quantity(question: str, start: int, end: int) -> bool:
-    """Whether a letters-with-digits match (its Latin part, after any Chinese words) is an amount."""
-    tail = _HAN_RUN.split(question[start:end])[-1]
-    count = _PARAMETERS.match(tail)
-    return bool(_QUANTITY.fullmatch(tail) or (count and _MODEL_WORD.match(tail[count.end():] + question[end:])))
+    """Whether a letters-with-digits match is an amount; in Chinese only a count with its classifier
+    ("一个13B模型") is, since a product's name runs into its number there ("昇腾910B")."""
+    text = question[start:end]
+    han = _HAN_RUN.match(text)
+    if han and not han.group(0).endswith("个"):
+        return False
+    tail = text[han.end():] if han else text
+    count = _COUNT.match(tail)
+    return bool(_UNIT.fullmatch(tail) or (count and (_MODEL_AFTER.match(tail[count.end():] + question[end:])
+                                                     or _MODEL_BEFORE.search(question[:start]))))
 
 
 def names_in(question: str, lang: str | None = "en") -> list[Name]:
@@ -129,7 +136,7 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
             found.append(Name(f"{a.text} {b.text}", a.start, b.end))
     found += words
     found += [Name(m.group(0), m.start(), m.end()) for m in _WORD_NUMBER.finditer(question)
-              if not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end())]
+              if m.group(0)[0].isupper() or not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end())]
     for run in _HAN_RUN.finditer(question):
         pos = run.start()
         for word, flag in _posseg().cut(run.group(0)):

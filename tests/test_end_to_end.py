@@ -53,7 +53,7 @@ def test_off_topic_questions_are_declined_in_every_language(client, question):
     assert body["answer"] is None
 
 
-@pytest.mark.parametrize("question", ["why does training slow down when I add nodes",
+@pytest.mark.parametrize("question", ["does the numeric format I train in change how fast the hardware runs?",
                                       "почему обучение на нескольких узлах упирается в сеть",
                                       "多卡训练时卡间带宽重要吗"])
 def test_a_question_naming_no_product_is_judged_in_domain_by_its_wording(client, question, project_settings):

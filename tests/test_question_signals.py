@@ -49,18 +49,24 @@ def test_names_the_corpus_never_mentions_in_any_script():
 
 
 def test_amounts_are_not_names_but_a_name_may_end_like_one():
-    words = corpus_words(["The A100 has 80 GB. TPU v5e and v5p."])
-    # sizes and parameter counts the corpus never writes are amounts, in any script
+    words = corpus_words(["The A100 has 80 GB. TPU v5e and v5p. Ascend, Atlas, Xeon and Radeon."])
+    # sizes, units and parameter counts beside a word for a model are amounts, in any script
     assert _unknown("A100 40GB vs 80GB, does the extra memory matter for training", words) == []
     assert _unknown("A100 80G 的显存够吗", words, "zh") == []
+    assert _unknown("is a 700W card on a 5nm node worth it", words) == []
     assert _unknown("tpu v5e vs v5p for pretraining a 7B model?", words) == []
     assert _unknown("can I train 70B models on a single node", words) == []
-    assert _unknown("a 175B-parameter model on TPU v5e", words) == []
+    assert _unknown("a 175B-parameter or a 1.8T-param model on TPU v5e", words) == []
+    assert _unknown("Хватит ли A100 для модели 7B?", words, "ru") == []
     assert _unknown("微调一个13B模型需要多少显存", words, "zh") == []
-    assert _unknown("训练70B的模型要多少显存", words, "zh") == []
-    # a B with no model word after it ends a product's name
+    assert _unknown("部署一个7B大模型", words, "zh") == []
+    # a name word before the number keeps it a name, whatever follows or however it ends
     assert _unknown("How much does the Ascend 910B cost?", words) == ["Ascend 910B"]
+    assert _unknown("Does the Ascend 910B model support HBM?", words) == ["Ascend 910B"]
     assert _unknown("华为昇腾910B的价格是多少？", words, "zh") == ["华为昇腾910B"]
+    assert _unknown("昇腾910B模型训练性能怎么样", words, "zh") == ["昇腾910B"]
+    for name in ("Ascend 310P", "Atlas 300T", "Xeon 6980P", "Radeon 780M"):
+        assert _unknown(f"How much memory does the {name} have?", words) == [name]
 
 
 def test_an_unknown_name_declines_only_what_it_is_about():

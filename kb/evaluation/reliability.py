@@ -54,6 +54,9 @@ def schemathesis_check(port: int, examples: int) -> dict:
             "tail": done.stdout[-3000:] if done.returncode else ""}
 
 
+LOAD_CONNECTIONS = 32
+
+
 def load_check(port: int, seconds: float) -> dict:
     probes: list[float | None] = []
     stop = threading.Event()
@@ -66,7 +69,7 @@ def load_check(port: int, seconds: float) -> dict:
     prober = threading.Thread(target=probe)
     prober.start()
     try:
-        result = run_wrk(port, ask_bodies([q for q, _ in bench_questions()]), 32, seconds, timeout_s=10)
+        result = run_wrk(port, ask_bodies([q for q, _ in bench_questions()]), LOAD_CONNECTIONS, seconds, timeout_s=10)
     finally:
         stop.set()
         prober.join(30)
@@ -177,7 +180,7 @@ def write_report(result: dict, folder: Path) -> Path:
                                                       ": " + "; ".join(result["failures"])), "",
         "| check | requests | result |", "| --- | --- | --- |",
         f"| schemathesis, all checks, seed 1 | {st['generated']} | {st['failures']} failures |",
-        f"| wrk, concurrency 32, {load['requests']} questions | {load['requests']} | {load['errors']} errors or "
+        f"| wrk, concurrency {LOAD_CONNECTIONS}, {load['requests']} questions | {load['requests']} | {load['errors']} errors or "
         f"non-2xx; {load['rps']} req/s, p50 {load['p50_ms']} ms, p99 {load['p99_ms']} ms |",
         f"| health probe during that load | {load['health_probes']} | {load['health_failed']} failed, slowest "
         f"{load['health_max_ms']} ms |",

@@ -9,6 +9,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from kb.embedding.encoder import Encoder, load_encoder
+from kb.errors import KnowledgeBaseError
 from kb.evaluation.configs import CONFIGS, settings_for
 from kb.evaluation.datasets import load_kb_questions, load_xquad
 from kb.evaluation.metrics import paired_randomization_test
@@ -53,7 +54,8 @@ def input_hashes(settings: Settings, questions_path: Path = KB_QUESTIONS) -> dic
             "glossary": _digest(glossary.read_bytes() if glossary.exists() else b""),
             "questions": _digest(questions_path.read_bytes()),
             # the language statistics, score calibration and domain gate fitted per model
-            "model_data": _digest(*(p.read_bytes() for p in sorted((PROJECT_ROOT / "kb" / "data").glob("*.json")))),
+            "model_data": _digest(*(p.name.encode() + b"\0" + p.read_bytes() + b"\0"
+                                    for p in sorted((PROJECT_ROOT / "kb" / "data").glob("*.json")))),
             "settings": _digest(json.dumps(knobs, sort_keys=True, default=str).encode())}
 
 
@@ -153,7 +155,8 @@ def fit_gate(config: str, settings: Settings, encoder: Encoder, progress: bool =
     return note
 
 
-def run_sweep(base: Settings, progress: bool = True, answers_only: bool = False) -> tuple[str, str, dict]:
+def run_sweep(base: Settings, progress: bool = True, answers_only: bool = False,
+              results_dir: Path = RESULTS_DIR) -> tuple[str, str, dict]:
     """The fusion sweep and the abstention threshold for the configured setup, on the ``dev`` split
     only: (config name, Markdown report, the report's figures). ``answers_only`` re-chooses only what
     comes after retrieval (the domain gate's threshold, the abstention threshold, the language bonus),
@@ -167,7 +170,14 @@ def run_sweep(base: Settings, progress: bool = True, answers_only: bool = False)
     index = kb_index_for(base, encoder, eval_index_dir(config), progress)
     dev = tuning_questions(load_kb_questions(KB_QUESTIONS, "dev"))
     if answers_only:
-        data = json.loads((RESULTS_DIR / f"sweep-fusion-{config}.json").read_text(encoding="utf-8"))
+        previous = results_dir / f"sweep-fusion-{config}.json"
+        if not previous.exists():
+            raise KnowledgeBaseError(f"--gate-only keeps the retrieval part of {previous}, which does not exist: "
+                                     "run the whole sweep (kb eval --sweep) first")
+        data = json.loads(previous.read_text(encoding="utf-8"))
+        if (data["questions"], data["model"]) != (len(dev), encoder.model_id):
+            raise KnowledgeBaseError(f"{previous} was swept on {data['questions']} dev questions with {data['model']}; "
+                                     f"now {len(dev)} with {encoder.model_id}: run the whole sweep")
     else:
         xquad = load_xquad(XQUAD_DIR)
         data = {"split": "dev", "questions": len(dev), "needs": len({q.need for q in dev}), "model": encoder.model_id}
