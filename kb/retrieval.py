@@ -112,6 +112,11 @@ def fuse(dense: np.ndarray, lexical: np.ndarray, weight: float, window: float | 
     return dense + weight * lexical * near
 
 
+def query_form(question: str) -> tuple[str, str | None]:
+    """What the encoder is given for a question: its normalized text and the language of its letters."""
+    return normalize_for_matching(question).strip(), detect_language(question)
+
+
 class Retriever:
     def __init__(self, index: KnowledgeIndex, encoder: Encoder, params: RetrievalParams,
                  glossary: Glossary | None = None) -> None:
@@ -135,12 +140,11 @@ class Retriever:
         return self.params.retrieval_mode
 
     def score(self, question: str, mode: Mode | None = None) -> QueryScores:
-        text = normalize_for_matching(question).strip()
+        text, lang = query_form(question)
         if not text:
             raise QuestionError("the question is empty")
         mode = mode or self.mode
         p = self.params
-        lang = detect_language(question)
         vector = self.encoder.encode_queries([text], [lang])[0]
         chunk_scores, sentence_scores = self.index.dense_scores(vector)
         whole = calibrated(self.calibration, chunk_scores, lang, self.index.chunk_langs)

@@ -80,8 +80,9 @@ class Settings(BaseSettings):
     use_glossary: bool = Field(True, description="carry question terms across languages with corpus/glossary.yaml")
     max_chunks_per_article: int = Field(0, ge=0, description="0 means no cap")
     # the best abstention F1 on dev that loses no answerable question is any threshold in (1.17, 5.10] once the
-    # domain gate declines dev's off-topic questions, and the sweep takes the middle; near-miss questions (a known chip, an attribute the corpus lacks) score like
-    # answerable ones, so a score alone catches only off-topic ones.
+    # domain gate declines dev's off-topic questions, and the sweep takes the middle; near-miss questions (a
+    # known chip, an attribute the corpus lacks) score like answerable ones, so a score alone catches only
+    # off-topic ones.
     answer_min_score: float = Field(3.13, description="top hybrid score below which a question is unanswerable")
     answer_max_sentences: int = Field(3, ge=1, le=5)
     answer_min_domain: float = Field(0.27, description="domain gate log-odds (kb.domain) below which a question that "

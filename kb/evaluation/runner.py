@@ -167,9 +167,8 @@ def run_sweep(base: Settings, progress: bool = True, answers_only: bool = False,
 
     config = default_config_name(base)
     encoder = load_encoder(base)
-    index = kb_index_for(base, encoder, eval_index_dir(config), progress)
     dev = tuning_questions(load_kb_questions(KB_QUESTIONS, "dev"))
-    if answers_only:
+    if answers_only:  # checked before the index is built: a refusal costs nothing
         previous = results_dir / f"sweep-fusion-{config}.json"
         if not previous.exists():
             raise KnowledgeBaseError(f"--gate-only keeps the retrieval part of {previous}, which does not exist: "
@@ -178,7 +177,8 @@ def run_sweep(base: Settings, progress: bool = True, answers_only: bool = False,
         if (data["questions"], data["model"]) != (len(dev), encoder.model_id):
             raise KnowledgeBaseError(f"{previous} was swept on {data['questions']} dev questions with {data['model']}; "
                                      f"now {len(dev)} with {encoder.model_id}: run the whole sweep")
-    else:
+    index = kb_index_for(base, encoder, eval_index_dir(config), progress)
+    if not answers_only:
         xquad = load_xquad(XQUAD_DIR)
         data = {"split": "dev", "questions": len(dev), "needs": len({q.need for q in dev}), "model": encoder.model_id}
         data["sentence_share"] = sweep_sentence_share(index, encoder, base, dev, xquad, CACHE_DIR)
