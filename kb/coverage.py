@@ -39,10 +39,19 @@ _PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and
 # A name word right before the number makes it a name whatever follows ("Ascend 910B model", "Atlas 300T").
 _UNIT = re.compile(r"\d+(?:\.\d+)?(?:[kmgtp]i?b|g|k?w|nm|[kmg]hz)", re.IGNORECASE)
 _COUNT = re.compile(r"(?:\d+x)?\d+(?:\.\d+)?[bmt]", re.IGNORECASE)
+# A factor or a grid is an amount too: "2x", "16x", "2.5x", "4x4x4"; a factor written onto a name
+# counts that name ("8xA100" is eight A100s).
+_FACTOR = re.compile(r"\d+(?:\.\d+)?[x×](?:\d+(?:[x×]\d+)*)?", re.IGNORECASE)
+_FACTOR_PREFIX = re.compile(r"\d+[x×](?=[A-Za-z])", re.IGNORECASE)
 _MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|парамет|模型|参数|llm)", re.IGNORECASE)
 _MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
 _WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z]?(?![A-Za-z0-9])")
+# An acronym (three letters or more: "AI" is everyone's) spelled out: "MAMF stands for Maximum ...", "Reconfigurable Dataflow Unit (RDU)", "GCD (Graphics ...)".
+_WORDS = r"[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){1,7}"
+_DEFINITION = re.compile(rf"\b(?P<a1>[A-Z]{{3,6}})s?\s+(?:stands for|is short for)\s+(?P<e1>{_WORDS})"
+                         rf"|\b(?P<e2>{_WORDS})\s+\((?P<a2>[A-Z]{{3,6}})s?\)"
+                         rf"|\b(?P<a3>[A-Z]{{3,6}})s?\s+\((?P<e3>{_WORDS})\)")
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
 _COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared)\b|(?<![а-яё])(?:или|чем|против|сравн\w*)(?![а-яё])|"
                         r"还是|比|和|跟|与|对比", re.IGNORECASE)
@@ -62,6 +71,7 @@ class CorpusWords:
     words: frozenset[str]
     han_text: str
     pairs: frozenset[str] = frozenset()  # words the corpus writes side by side: "blackwell ultra"
+    defined: frozenset[str] = frozenset()  # acronyms the corpus spells out: "mamf", "rdu"
 
     def mentions(self, name: str) -> bool:
         key = name.lower().strip("-")
@@ -86,11 +96,44 @@ class CorpusWords:
         return bool(split) and split.group(1) in self.words and split.group(2) in self.words
 
 
+def _initials_match(acronym: str, expansion: str) -> bool:
+    """Whether the words of ``expansion`` begin with the letters of ``acronym`` in order ("Maximum Achievable
+    Matmul FLOPS" for MAMF, "inter-chip interconnect" for ICI); small words may be skipped."""
+    letters = acronym.lower()
+    initials = "".join(w[0] for w in re.split(r"[\s\-]+", expansion.lower()) if w)
+    i = 0
+    for ch in initials:
+        if i < len(letters) and ch == letters[i]:
+            i += 1
+    return i == len(letters) and initials[:1] == letters[:1]
+
+
+def _spelled_out(acronym: str, expansion: str, before: bool) -> bool:
+    """An expansion written before its acronym starts where its words start matching ("the two Graphics
+    Compute Die (GCD)"); one written after it starts at once."""
+    words = expansion.split()
+    tails = [" ".join(words[k:]) for k in range(len(words))] if before else [expansion]
+    return any(_initials_match(acronym, t) for t in tails)
+
+
+def defined_acronyms(text: str) -> set[str]:
+    """Acronyms a text defines by spelling them out: "MAMF stands for ...", "... (RDU)", "RDU (...)"."""
+    found = set()
+    for m in _DEFINITION.finditer(text):
+        acronym, expansion = (m.group("a1"), m.group("e1")) if m.group("a1") else \
+            (m.group("a2"), m.group("e2")) if m.group("a2") else (m.group("a3"), m.group("e3"))
+        if _spelled_out(acronym, expansion, before=bool(m.group("a2"))):
+            found.add(acronym.lower())
+    return found
+
+
 def corpus_words(texts) -> CorpusWords:
     words: set[str] = set()
     pairs: set[str] = set()
+    defined: set[str] = set()
     han: list[str] = []
     for text in texts:
+        defined |= defined_acronyms(text)
         tokens = _TOKEN.findall(text.lower())
         for token in tokens:
             words.add(token)
@@ -98,7 +141,7 @@ def corpus_words(texts) -> CorpusWords:
             words.update(token.split("-"))
         pairs.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
         han.extend(_HAN_RUN.findall(text))
-    return CorpusWords(frozenset(words), "\u3000".join(han), frozenset(pairs))
+    return CorpusWords(frozenset(words), "\u3000".join(han), frozenset(pairs), frozenset(defined))
 
 
 @lru_cache(maxsize=1)
@@ -115,12 +158,19 @@ def _is_quantity(question: str, start: int, end: int) -> bool:
     ("一个13B模型") is, since a product's name runs into its number there ("昇腾910B")."""
     text = question[start:end]
     han = _HAN_RUN.match(text)
+    tail = text[han.end():] if han else text
+    if _FACTOR.fullmatch(tail) or (han and question[end:end + 1] in ("倍", "%", "％")):  # "快2倍", "高30%"
+        return True
     if han and not han.group(0).endswith("个"):
         return False
-    tail = text[han.end():] if han else text
     count = _COUNT.match(tail)
     return bool(_UNIT.fullmatch(tail) or (count and (_MODEL_AFTER.match(tail[count.end():] + question[end:])
                                                      or _MODEL_BEFORE.search(question[:start]))))
+
+
+def _without_factor(name: Name) -> Name:
+    factor = _FACTOR_PREFIX.match(name.text)
+    return Name(name.text[factor.end():], name.start + factor.end(), name.end) if factor else name
 
 
 def names_in(question: str, lang: str | None = "en") -> list[Name]:
@@ -128,7 +178,7 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
     # A Latin or Cyrillic sentence capitalizes its first word whatever it is.
     first = re.match(r"\s*\S+", question) if lang in (None, "en", "ru") else None
     skip_to = first.end() if first else 0
-    found = [Name(m.group(0).strip("-"), m.start(), m.end()) for m in _MODEL_NUMBER.finditer(question)
+    found = [_without_factor(Name(m.group(0).strip("-"), m.start(), m.end())) for m in _MODEL_NUMBER.finditer(question)
              if not _is_quantity(question, m.start(), m.end())]
     words = [Name(m.group(0), m.start(), m.end()) for m in _CAPITALIZED.finditer(question) if m.start() >= skip_to]
     for a, b in zip(words, words[1:], strict=False):  # capitalized words one space apart are one name ("Rubin Ultra")
@@ -161,12 +211,13 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
     subjects it names (fact-table entities, domain terms)."""
     if not unknown:
         return False
-    # a known name inside an unknown one, or right before it, is part of it: "NVIDIA" and "Rubin" of
-    # "NVIDIA Rubin Ultra"
+    # a known name inside an unknown one, or right before or after it, is part of it: "NVIDIA" and "Rubin"
+    # of "NVIDIA Rubin Ultra", "Gen3" of "骁龙8 Gen3"
     def part_of(a: int, b: int, n: Name) -> bool:
         rest = question[n.start:a] + question[b:n.end]
         inside = n.start <= a and b <= n.end and rest.strip() and all(w[:1].isupper() for w in rest.split())
-        return bool(inside) or (b <= n.start and not question[b:n.start].strip())
+        return bool(inside) or (b <= n.start and not question[b:n.start].strip()) or \
+            (n.end <= a and not question[n.end:a].strip())
 
     known = [(a, b) for a, b in known if not any(part_of(a, b, n) for n in unknown)]
     if not known:
@@ -178,3 +229,17 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
             if left <= right and _COMPARING.search(question[left:right]):
                 return True
     return False
+
+
+_LATIN_MODEL = re.compile(r"[A-Za-z][A-Za-z0-9\-]*\d[A-Za-z0-9\-]*|\d[A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*")
+_ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{3,6}(?![A-Za-z0-9])")
+
+
+def known_terms(question: str, words: CorpusWords, lang: str | None = "en") -> list[tuple[int, int]]:
+    """Where the question names a thing the corpus itself names and which only a subject like the corpus's
+    has: a Latin model number it mentions ("WSE-3", "trn1n", not "5k" nor "以2") or an acronym it spells
+    out, written in capitals ("MAMF"; "ace" is a word). Capitalized words are no such sign: the corpus mentions Python and NVIDIA's stock too."""
+    spans = [(n.start, n.end) for n in names_in(question, lang)
+             if _LATIN_MODEL.fullmatch(n.text) and words.mentions(n.text)]
+    spans += [m.span() for m in _ACRONYM.finditer(question) if m.group(0).isupper() and m.group(0).lower() in words.defined]
+    return spans

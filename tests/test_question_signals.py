@@ -7,7 +7,7 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from kb.coverage import asked_about, corpus_words, unknown_names
+from kb.coverage import asked_about, corpus_words, defined_acronyms, known_terms, unknown_names
 from kb.evaluation.answers import answer_correct, lost_value_safe, names_winner, spec_match, states_value
 from kb.evaluation.datasets import Expected
 from kb.evaluation.sweep import abstention_thresholds
@@ -69,6 +69,40 @@ def test_amounts_are_not_names_but_a_name_may_end_like_one():
         assert _unknown(f"How much memory does the {name} have?", words) == [name]
 
 
+
+def test_factors_and_grids_are_amounts_and_a_factor_on_a_name_counts_it():
+    words = corpus_words(["The A100 and Trainium. TPU v5e pods."])
+    assert _unknown("do you need fewer instances with 16x trainium or with 8x a100?", words) == []
+    assert _unknown("is it 2.5x faster on a 4x4x4 slice", words) == []
+    assert _unknown("8xA100 server for fine-tuning", words) == []  # eight A100s, and A100 is known
+    assert _unknown("8xB300 server for fine-tuning", words) == ["B300"]  # the counted name still counts
+    assert _unknown("TPU v5e 比 A100 快2倍吗，便宜30%吗", words, "zh") == []
+    assert _unknown("思元590 比 A100 快2倍吗", words, "zh") == ["思元590"]
+
+def test_acronyms_the_corpus_spells_out_and_model_numbers_it_names_are_its_terms():
+    text = ("MAMF stands for Maximum Achievable Matmul FLOPS. The two Graphics Compute Die (GCD) of the MI250. "
+            "RDU (Reconfigurable Dataflow Unit). The Open Compute Platform (OAM) and Artificial Intelligence (AI). "
+            "Cerebras WSE-3. We use Python 3 and Gen3 PCIe.")
+    assert defined_acronyms(text) == {"mamf", "gcd", "rdu"}  # OAM's words do not spell it; AI is too short
+    words = corpus_words([text])
+
+    def terms(question, lang="en"):
+        return [question[a:b] for a, b in known_terms(question, words, lang)]
+    assert terms("what does MAMF measure") == ["MAMF"]
+    assert terms("what does mamf measure") == []  # lowercase, it could be any word
+    assert terms("сколько ядер у Cerebras WSE-3?", "ru") == ["WSE-3"]
+    assert terms("how can I improve my 5k time") == [] and terms("log以2为底8等于多少", "zh") == []
+    assert terms("how to reverse a list in Python") == []  # a capitalized word the corpus names is no sign
+
+
+def test_a_known_word_written_onto_an_unknown_name_is_part_of_it():
+    words = corpus_words(["Gen3 PCIe, H100 and NVIDIA."])
+    question = "骁龙8 Gen3 手机发热严重吗"
+    unknown = unknown_names(question, words, "zh")
+    gen3 = [m.span() for m in re.finditer("Gen3", question)]
+    assert [n.text for n in unknown] == ["骁龙8"] and asked_about(question, unknown, gen3)
+
+
 def test_an_unknown_name_declines_only_what_it_is_about():
     def about(question, known_words):
         words = corpus_words(["H100 and Gaudi2 and GPU"])
@@ -126,6 +160,12 @@ def test_spec_scoring_is_exact():
     assert not spec_match(body, Expected(entity="x", value=96, unit="GB"))  # GB is not GiB
     assert not spec_match(body, Expected(entity="y", value=96, unit="GiB"))  # the value of another entity
     assert spec_match(body, Expected(entity=("y", "x"), value=96, unit="GiB"))  # any of tied winners
+    # an entity written as new when the question was, matched by name once the table has it
+    vocabulary = Vocabulary([Entity(id="x", name="AWS EC2 Inf2", kind="instance", aliases=["Inf2"])], [])
+    assert spec_match(body, Expected(entity="new:AWS EC2 Inf2", value=96, unit="GiB"), vocabulary)
+    assert spec_match(body, Expected(entity="new:Inf2", value=96, unit="GiB"), vocabulary)
+    assert not spec_match(body, Expected(entity="new:Inf2 Pro", value=96, unit="GiB"), vocabulary)
+    assert not spec_match(body, Expected(entity="new:AWS EC2 Inf2", value=96, unit="GiB"))  # no table, no match
     unknown = [_spec("x", None, "images/s", "unknown", "[?]963")]
     assert lost_value_safe(_response(unknown, _lookup("unknown")))
     assert not lost_value_safe(_response(unknown, _lookup("about 963 images/s")))  # a guess from the digits

@@ -45,10 +45,27 @@ def lost_value_safe(response: AskResponse) -> bool:
     return True
 
 
-def spec_match(response: AskResponse, expected: Expected) -> bool:
+def resolve_new(expected: Expected, vocabulary: Vocabulary) -> Expected:
+    """``new:<name>`` stands for an entity the fact table lacked when the question was written; once the
+    table has an entity of that name (or alias) it is that entity, else it stays unmatched."""
+    def one(entity: str) -> str:
+        if not entity.startswith("new:"):
+            return entity
+        name = normalize_for_matching(entity.removeprefix("new:"))
+        whole = [m.entity for m in vocabulary.mentions(name) if m.start == 0 and m.end == len(name)]
+        return whole[0] if whole else entity
+    if expected.entity is None:
+        return expected
+    entity = one(expected.entity) if isinstance(expected.entity, str) else tuple(one(e) for e in expected.entity)
+    return expected.model_copy(update={"entity": entity})
+
+
+def spec_match(response: AskResponse, expected: Expected, vocabulary: Vocabulary | None = None) -> bool:
     """The fact-table part is right: the right entity with the exact value and unit (96 GiB is not
     96 GB); a comparison names the winner on the asked side and cites every compared value; a lost
     value stays unknown."""
+    if vocabulary is not None:
+        expected = resolve_new(expected, vocabulary)
     if expected.form == "lost":
         return lost_value_safe(response)
     if expected.form == "comparison":

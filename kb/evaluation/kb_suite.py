@@ -73,7 +73,7 @@ def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, 
                "answerable_expected": q.answerable, "answerable_predicted": response.answerable,
                "top_score": response.evidence_score, "domain_score": response.domain_score,
                # whether the domain gate judges this question (it names nothing known, finds no fact)
-               "gated": gate_applies(known_subjects(retriever, normalize_for_matching(q.question)), None)
+               "gated": gate_applies(known_subjects(retriever, normalize_for_matching(q.question), response.lang), None)
                and not response.specs,
                "abstain_reason": reason.value if reason else None,
                "decided_by": reason.value if reason in SIGNALS
@@ -92,7 +92,7 @@ def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, 
             row["doc_lang"] = langs[q.evidence[0].article]
             row["relevant"] = sorted(qrels[q.id])
         if q.expected is not None:
-            row["spec_match"] = spec_match(response, q.expected)
+            row["spec_match"] = spec_match(response, q.expected, vocabulary)
             row["spec_expected"] = q.expected.form
             row["answer_correct"] = answer_correct(response, q.expected, vocabulary)
             row["spec_answer"] = response.spec_answer.text if response.spec_answer else None
