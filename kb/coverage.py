@@ -6,7 +6,11 @@ the product is named nowhere in the corpus. A name is recognized in any
 script: model numbers (letters with digits: "CS-3", "910B", "思元590"),
 capitalized words after the first of a Latin or Cyrillic sentence
 ("Graphcore", "Эльбрус") and Chinese proper nouns as jieba tags them
-("寒武纪", "摩尔线程"). Amounts are not names: "40GB", "700W", "a 7B model", "一个13B模型".
+("寒武纪", "摩尔线程"; not 张卡 of "多少张卡"). Amounts are not names: "40GB", "700W", "a 7B model",
+"一个13B模型", "16x", "快2倍".
+
+The corpus's own model numbers and spelled-out acronyms ("WSE-3", "bf16", "RDU") are its terms
+(``known_terms``): a question naming one is about the corpus's subject whatever the domain gate says.
 
 An unknown name declines the question only when it is what the question asks
 about: the question names nothing the corpus knows (no entity of the fact
@@ -153,6 +157,19 @@ def _posseg():
     return jieba.posseg
 
 
+def _ordinary_compound(word: str) -> bool:
+    """A proper noun jieba's HMM invented from ordinary words of its dictionary ("张卡" of 多少张卡: the
+    classifier 张 and 卡) is no name; one its dictionary lists ("寒武纪") or built on a name ("华为X") is."""
+    import jieba
+
+    tags = _posseg().dt.word_tag_tab  # loading it loads the dictionary
+    jieba.dt.check_initialized()
+    if jieba.dt.FREQ.get(word):
+        return False
+    pieces = jieba.lcut(word, HMM=False)
+    return len(pieces) > 1 and all(jieba.dt.FREQ.get(p) and tags.get(p) not in _PROPER | {"nrt", "ns"} for p in pieces)
+
+
 def _is_quantity(question: str, start: int, end: int) -> bool:
     """Whether a letters-with-digits match is an amount; in Chinese only a count with its classifier
     ("一个13B模型") is, since a product's name runs into its number there ("昇腾910B")."""
@@ -190,7 +207,7 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
     for run in _HAN_RUN.finditer(question):
         pos = run.start()
         for word, flag in _posseg().cut(run.group(0)):
-            if flag in _PROPER and len(word) >= 2:
+            if flag in _PROPER and len(word) >= 2 and not _ordinary_compound(word):
                 found.append(Name(word, pos, pos + len(word)))
             pos += len(word)
     # one name per place: the longest of those that overlap

@@ -41,6 +41,9 @@ def test_names_the_corpus_never_mentions_in_any_script():
     assert _unknown("寒武纪思元590的FP16算力有多少", words, "zh")[0] == "寒武纪思元590"  # Chinese name with digits
     assert "寒武纪" in _unknown("寒武纪的芯片怎么样", words, "zh")  # a Chinese proper noun, no digits
     assert _unknown("英伟达的芯片", words, "zh") == []  # named in the corpus
+    # proper nouns jieba's HMM makes of ordinary words are none: 张卡 of "多少张卡", 加卡, 老卡
+    assert _unknown("训练一个千亿参数模型需要多少张卡", words, "zh") == []
+    assert _unknown("显存不够训练报OOM，是换卡还是加卡", words, "zh") == []
     assert _unknown("Сколько памяти у ускорителя Эльбрус?", words, "ru") == ["Эльбрус"]  # Cyrillic, not first
     assert _unknown("Graphcore IPU有多少内存？", words, "zh") == ["Graphcore"]  # no sentence-initial rule
     assert _unknown("is microsoft's maia 100 faster", words) == ["maia 100"]  # a word and a number, any case
