@@ -111,13 +111,6 @@ def test_a_comparison_rests_on_a_stated_relation_winner_first(client):
     assert "60%" in body["answer"]["text"]  # the sentence that states the relation is quoted
 
 
-def test_faster_compares_compute_winner_first(client):
-    body = client.post("/v1/ask", json={"question": "TPU v6e или v5e, кто быстрее в bf16?"}).json()
-    answer = body["spec_answer"]
-    assert answer["kind"] == "comparison" and answer["text"].startswith("У Google TPU v6e больше")
-    assert "197" in answer["text"]  # both values, the loser's too
-
-
 def test_a_comparison_of_classes_quotes_the_passage_that_compares_them(client):
     body = client.post("/v1/ask", json={"question": "Что дешевле для обучения: TPU или GPU?"}).json()
     assert body["answerable"] and body["spec_answer"] is None and not body["specs"]

@@ -178,14 +178,3 @@ def test_precision_written_in_words_is_a_data_type(table):
     assert understand("double precision TFLOPS of the MI250X", "en", table).dtype == "FP64"
     assert understand("MI250X 的双精度算力", "zh", table).dtype == "FP64"
     assert understand("производительность MI250X в одинарной точности", "ru", table).dtype == "FP32"
-
-
-def test_faster_with_no_other_attribute_named_asks_for_compute(table):
-    query = understand("TPU v6e or v5e, which is faster in bf16?", "en", table)
-    assert (query.kind, query.attribute, query.dtype) == ("comparison", "peak_compute", "BF16")
-    assert understand("TPU v6e или v5e, кто быстрее в bf16", "ru", table).attribute == "peak_compute"
-    assert understand("H100 比 A100 快多少", "zh", table).attribute == "peak_compute"
-    assert understand("which is faster, TPU v5p or TPU v5e in fp8", "en", table).attribute == "peak_compute"
-    # a precision alone is no attribute, and a named attribute keeps its reading
-    assert understand("does TPU v5e support fp8?", "en", table) is None
-    assert understand("which is faster at PCIe transfers, TPU v4 or TPU v5e?", "en", table).attribute == "pcie_bandwidth"

@@ -58,9 +58,6 @@ _UNIT_WORDS = {
 _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|скорост\w*|как быстро|насколько быстр\w*|"
                          r"多快|速度|速率")
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
-# Faster or slower, said of accelerators with no other attribute named, is their compute.
-_SPEED = re.compile(r"\b(?:faster|slower|quicker)\b|(?<![а-яё])(?:быстрее|медленнее)(?![а-яё])|更快|更慢|哪个快|谁快|快多少")
-COMPUTE = "peak_compute"
 # Precisions named in words: a data type as surely as "FP64" is.
 _PRECISION_WORDS = {
     "FP64": re.compile(r"\bdouble[- ]precision\b|двойн\w* точност\w*|双精度"),
@@ -104,10 +101,6 @@ def understand(question: str, lang: str | None, table: FactTable,
     dtype = dtype_match.group(1).upper() if dtype_match else \
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
     cues = vocabulary.attribute_cues(low, lang) or _unit_cue(low, vocabulary)
-    if not cues and entities and _SPEED.search(low) and COMPUTE in vocabulary.attributes:
-        # "faster" with no attribute named asks for compute ("TPU v6e or v5e, faster in bf16?"); a precision
-        # alone does not ("does the v5e support fp8", "B300 or B200 for double precision": which matters)
-        cues = [(0, COMPUTE)]
     if not cues:
         return None
     cued = tuple(a for _, a in cues)
