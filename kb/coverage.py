@@ -37,6 +37,7 @@ _MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Z
 _CAPITALIZED = re.compile(r"(?<![A-Za-zА-Яа-яЁё0-9\-])(?:[A-Z][a-z]{2,}|[А-ЯЁ][а-яё]{2,})(?![A-Za-zА-Яа-яЁё0-9])")
 _TOKEN = re.compile(rf"[a-z0-9{RUSSIAN_LOWER}]+(?:-[a-z0-9{RUSSIAN_LOWER}]+)*")
 _HAN_RUN = re.compile(f"[{HAN}]+")
+_SENTENCE_END = re.compile(r"[.!?…]\s+$")
 _PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
 # An amount is not a model number: a number with a unit ("40GB", "80G", "700W", "5nm"), or a count of
 # parameters (B, M or T) next to a word for a model ("a 7B model", "модели 13B", "7B大模型", "1.8T-param").
@@ -192,12 +193,16 @@ def _without_factor(name: Name) -> Name:
 
 def names_in(question: str, lang: str | None = "en") -> list[Name]:
     """Product and company names in a question, in question order."""
-    # A Latin or Cyrillic sentence capitalizes its first word whatever it is.
+    # A Latin or Cyrillic sentence capitalizes its first word whatever it is; a Russian one does not make a
+    # Latin word of it ("Graphcore IPU сколько SRAM"), nor an English one a Cyrillic word.
     first = re.match(r"\s*\S+", question) if lang in (None, "en", "ru") else None
-    skip_to = first.end() if first else 0
+    foreign = first is not None and lang is not None and \
+        bool(re.search(r"[A-Za-z]", first.group(0)) if lang == "ru" else re.search(r"[А-Яа-яЁё]", first.group(0)))
+    skip_to = first.end() if first and not foreign else 0
     found = [_without_factor(Name(m.group(0).strip("-"), m.start(), m.end())) for m in _MODEL_NUMBER.finditer(question)
              if not _is_quantity(question, m.start(), m.end())]
-    words = [Name(m.group(0), m.start(), m.end()) for m in _CAPITALIZED.finditer(question) if m.start() >= skip_to]
+    words = [Name(m.group(0), m.start(), m.end()) for m in _CAPITALIZED.finditer(question) if m.start() >= skip_to
+             and not _SENTENCE_END.search(question[:m.start()])]  # "... Training? Какие результаты?"
     for a, b in zip(words, words[1:], strict=False):  # capitalized words one space apart are one name ("Rubin Ultra")
         if question[a.end:b.start] == " ":
             found.append(Name(f"{a.text} {b.text}", a.start, b.end))

@@ -46,6 +46,8 @@ def test_names_the_corpus_never_mentions_in_any_script():
     assert _unknown("显存不够训练报OOM，是换卡还是加卡", words, "zh") == []
     assert _unknown("Сколько памяти у ускорителя Эльбрус?", words, "ru") == ["Эльбрус"]  # Cyrillic, not first
     assert _unknown("Graphcore IPU有多少内存？", words, "zh") == ["Graphcore"]  # no sentence-initial rule
+    assert _unknown("Graphcore IPU сколько SRAM на чип", words, "ru") == ["Graphcore"]  # Latin opens a Russian one
+    assert _unknown("Сколько HBM у Gaudi2? Какие цены?", words, "ru") == []  # each sentence capitalizes its first word
     assert _unknown("is microsoft's maia 100 faster", words) == ["maia 100"]  # a word and a number, any case
     assert _unknown("What memory does the Gaudi2 have?", words) == []  # "What" starts the sentence
     assert _unknown("Is MI300X faster than TPU v5e?", words) == []
