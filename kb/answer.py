@@ -124,8 +124,10 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     for pos, hit in enumerate(hits[:ANSWER_FROM_TOP]):
         chunk = hit.chunk
         text = normalize_for_matching(" ".join((*chunk.section, chunk.text)))
-        # the other side of a comparison ("40% more than MI250X") is not what the passage's figures are about
-        named = {m.entity for m in vocabulary.mentions(text) if not COMPARED.search(text[max(0, m.start - 16):m.start])}
+        # the other side of a comparison ("40% more than MI250X") is not what the passage's figures are about,
+        # unless the question compares it too: then that sentence states the relation asked for
+        named = {m.entity for m in vocabulary.mentions(text)
+                 if query.kind == "comparison" or not COMPARED.search(text[max(0, m.start - 16):m.start])}
         if not named & wanted:
             continue
         for start, end in chunk.sentences:

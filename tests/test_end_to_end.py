@@ -97,6 +97,9 @@ def test_a_passage_that_states_what_the_table_lacks_answers_instead_of_a_decline
     # states nothing about it: the question is declined
     other = client.post("/v1/ask", json={"question": "How many compute units does the MI250X have?"}).json()
     assert not other["answerable"] and other["abstain_reason"] == "no_fact"
+    # a question comparing the two is answered by that sentence: it states the relation asked for
+    compared = client.post("/v1/ask", json={"question": "Which has more compute units, the MI300X or the MI250X?"}).json()
+    assert compared["answerable"] and "40% more than MI250X" in compared["answer"]["text"]
 
 
 def test_a_value_read_after_its_entity_is_quoted_from_its_own_sentence(client):
