@@ -98,7 +98,8 @@ def known_subjects(retriever: Retriever, text: str, lang: str | None = "en") -> 
     """Where a (normalized) question names what the corpus is about: fact-table entities, domain terms and
     the model numbers and acronyms the corpus itself names (``kb.coverage.known_terms``)."""
     index = retriever.index
-    return [(m.start, m.end) for m in index.facts.vocabulary.mentions(text)] + retriever.domain_term_spans(text) +         known_terms(text, index.words, lang)
+    return [(m.start, m.end) for m in index.facts.vocabulary.mentions(text)] + retriever.domain_term_spans(text) + \
+        known_terms(text, index.words, lang)
 
 
 def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:

@@ -52,11 +52,15 @@ _MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|п�
 _MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
 _WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z]?(?![A-Za-z0-9])")
-# An acronym (three letters or more: "AI" is everyone's) spelled out: "MAMF stands for Maximum ...", "Reconfigurable Dataflow Unit (RDU)", "GCD (Graphics ...)".
+# An acronym (three letters or more: "AI" is everyone's) spelled out: "MAMF stands for Maximum ...",
+# "Reconfigurable Dataflow Unit (RDU)", "GCD (Graphics ...)".
 _WORDS = r"[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){1,7}"
 _DEFINITION = re.compile(rf"\b(?P<a1>[A-Z]{{3,6}})s?\s+(?:stands for|is short for)\s+(?P<e1>{_WORDS})"
                          rf"|\b(?P<e2>{_WORDS})\s+\((?P<a2>[A-Z]{{3,6}})s?\)"
                          rf"|\b(?P<a3>[A-Z]{{3,6}})s?\s+\((?P<e3>{_WORDS})\)")
+# The corpus's own terms in a question: a Latin model number (a letter first, or two letters) and an acronym.
+_LATIN_MODEL = re.compile(r"[A-Za-z][A-Za-z0-9\-]*\d[A-Za-z0-9\-]*|\d[A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*")
+_ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{3,6}(?![A-Za-z0-9])")
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
 _COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared)\b|(?<![а-яё])(?:или|чем|против|сравн\w*)(?![а-яё])|"
                         r"还是|比|和|跟|与|对比", re.IGNORECASE)
@@ -252,9 +256,6 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
                 return True
     return False
 
-
-_LATIN_MODEL = re.compile(r"[A-Za-z][A-Za-z0-9\-]*\d[A-Za-z0-9\-]*|\d[A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*")
-_ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{3,6}(?![A-Za-z0-9])")
 
 
 def known_terms(question: str, words: CorpusWords, lang: str | None = "en") -> list[tuple[int, int]]:
