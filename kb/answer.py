@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from kb.coverage import asked_about, known_terms, unknown_names
+from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names
 from kb.index import KnowledgeIndex
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
@@ -94,12 +94,13 @@ def fact_sentences(index: KnowledgeIndex, hits: list[Hit], specs: list[SpecEntry
     return sorted(chosen)
 
 
-def known_subjects(retriever: Retriever, text: str, lang: str | None = "en") -> list[tuple[int, int]]:
+def known_subjects(retriever: Retriever, text: str, lang: str | None = "en",
+                   names: list[Name] | None = None) -> list[tuple[int, int]]:
     """Where a (normalized) question names what the corpus is about: fact-table entities, domain terms and
     the model numbers and acronyms the corpus itself names (``kb.coverage.known_terms``)."""
     index = retriever.index
     return [(m.start, m.end) for m in index.facts.vocabulary.mentions(text)] + retriever.domain_term_spans(text) + \
-        known_terms(text, index.words, lang)
+        known_terms(text, index.words, lang, names)
 
 
 def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
@@ -196,8 +197,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     hits = retriever.rank(scores, top_k, pinned)
     retrieved = time.perf_counter()
     text = normalize_for_matching(question)
-    unknown = unknown_names(text, index.words, scores.lang)
-    known = known_subjects(retriever, text, scores.lang)
+    names = names_in(text, scores.lang)  # jieba's tagger is the slow part: run it once per question
+    unknown = unknown_names(text, index.words, scores.lang, names)
+    known = known_subjects(retriever, text, scores.lang, names)
     off_topic = gate_applies(known, spec, query) and scores.domain is not None and scores.domain < policy.answer_min_domain
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").

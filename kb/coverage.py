@@ -227,9 +227,10 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
     return out
 
 
-def unknown_names(question: str, words: CorpusWords, lang: str | None = "en") -> list[Name]:
-    """Names in the question that occur nowhere in the corpus."""
-    return [n for n in names_in(question, lang) if not words.mentions(n.text)]
+def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
+                  names: list[Name] | None = None) -> list[Name]:
+    """Names in the question that occur nowhere in the corpus; ``names`` are its ``names_in``, if known."""
+    return [n for n in (names_in(question, lang) if names is None else names) if not words.mentions(n.text)]
 
 
 def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]) -> bool:
@@ -258,11 +259,12 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
 
 
 
-def known_terms(question: str, words: CorpusWords, lang: str | None = "en") -> list[tuple[int, int]]:
+def known_terms(question: str, words: CorpusWords, lang: str | None = "en",
+                names: list[Name] | None = None) -> list[tuple[int, int]]:
     """Where the question names a thing the corpus itself names and which only a subject like the corpus's
     has: a Latin model number it mentions ("WSE-3", "trn1n", not "5k" nor "以2") or an acronym it spells
     out, written in capitals ("MAMF"; "ace" is a word). Capitalized words are no such sign: the corpus mentions Python and NVIDIA's stock too."""
-    spans = [(n.start, n.end) for n in names_in(question, lang)
+    spans = [(n.start, n.end) for n in (names_in(question, lang) if names is None else names)
              if _LATIN_MODEL.fullmatch(n.text) and words.mentions(n.text)]
     spans += [m.span() for m in _ACRONYM.finditer(question) if m.group(0).isupper() and m.group(0).lower() in words.defined]
     return spans
