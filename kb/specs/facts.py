@@ -25,7 +25,7 @@ from kb.specs.model import Fact, FactSource
 from kb.specs.prose import EVIDENCE_CONFIDENCE, Relation, read_prose
 from kb.specs.quantities import word_number
 from kb.specs.tables import read_tables
-from kb.specs.units import convert, numbers_in, same_number
+from kb.specs.units import capacity_twins, convert, numbers_in, same_number
 from kb.specs.vocabulary import Vocabulary
 
 FACTS_JSON = "facts.json"
@@ -64,9 +64,12 @@ def validate(fact: Fact, body: str) -> None:
 
 
 def _agree(a: Fact, b: Fact) -> bool:
-    """Equal within the precision of the less precise statement (362 and 362.1 agree; 190 and 191 do not)."""
+    """Equal within the precision of the less precise statement (362 and 362.1 agree; 190 and 191 do not);
+    a memory size written in GB by one source and GiB by another is one figure (``capacity_twins``)."""
     if not (a.is_number and b.is_number):
         return a.text == b.text if a.text or b.text else True
+    if capacity_twins(a.unit, b.unit):
+        return abs(a.value - b.value) <= 0.5 * 10 ** -min(a.decimals, b.decimals) + 1e-9
     other = convert(b.value, b.unit, a.unit)
     if other is None:
         return True  # incomparable units are not a disagreement about one quantity

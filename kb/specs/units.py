@@ -4,7 +4,9 @@ A unit belongs to a dimension (bytes, bytes per second, operations per
 second, ...) and has a factor to that dimension's base, so "96 GiB" and
 "96 GB" are different amounts of the same dimension and "2.9 TB/sec" equals
 "2900 GB/s". Byte units keep their decimal/binary prefix exactly as written:
-GB is 10^9 bytes and GiB is 2^30, never folded into one another. In rates,
+GB is 10^9 bytes and GiB is 2^30, never folded into one another (but see
+``capacity_twins``: one figure of memory written with either prefix is one
+statement). In rates,
 "Bps" is bytes and "bps" is bits (Gbps is a network figure), as the sources use them.
 """
 
@@ -71,6 +73,16 @@ def convert(value: float, source: str, target: str) -> float | None:
     if a is None or b is None or a.dimension != b.dimension:
         return None
     return value * a.factor / b.factor
+
+
+def capacity_twins(a: str, b: str) -> bool:
+    """Whether two units are the decimal and the binary name of one prefix of a byte capacity (GB and GiB).
+    Memory is made in powers of two and JEDEC's memory standards write 2^30 bytes as "GB", so vendors print
+    the same HBM as "96 GB" and "96 GiB": one figure under either name is one statement, not two.
+    Rates are not: 820 GB/s is decimal."""
+    ua, ub = UNITS.get(a), UNITS.get(b)
+    return ua is not None and ub is not None and ua.dimension == ub.dimension == "bytes" and \
+        a != b and a.replace("i", "").upper() == b.replace("i", "").upper()
 
 
 # ---- numbers ----
