@@ -187,6 +187,23 @@ def test_a_question_about_an_attribute_gets_that_attribute(table):
     assert not none.found and none.answer.text == "The corpus has no die area for Google TPU v5e."
 
 
+@pytest.mark.parametrize("question, lang, attribute", [
+    # the object of "of" qualifies the head: a clock of compute units is a clock, not a count of them
+    ("What is the clock frequency of the compute units in an MI250?", "en", "clock"),
+    ("Tell me the clock of the NeuronCores on Trainium2", "en", "clock"),
+    ("What is the performance of the tensor cores on H100?", "en", "peak_compute"),
+    # a Russian head noun governs the genitive after it
+    ("Какая частота вычислительных блоков MI250?", "ru", "clock"),
+    # a bandwidth word asks for bytes per second: the memory's rate sibling, not the memory
+    ("Какая пропускная способность HBM у Gaudi2?", "ru", "memory_bandwidth"),
+    ("Gaudi2 显存的带宽是多少", "zh", "memory_bandwidth"),
+    ("What's the HBM bw on an MI300X?", "en", "memory_bandwidth"),
+    ("What is the memory of the H100?", "en", "memory_capacity"),
+])
+def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, attribute):
+    assert understand(question, lang, table).attribute == attribute
+
+
 def test_superlative_ranks_like_with_like(table):
     _, most = lookup(table, "Which accelerator has the most HBM?", "en")
     assert most.answer.kind == "superlative" and most.answer.unit == "GB"
@@ -254,3 +271,13 @@ def test_a_memory_figure_under_a_decimal_or_binary_prefix_is_one_figure():
     assert capacity_twins("GB", "GiB") and capacity_twins("TiB", "TB") and capacity_twins("kB", "KiB")
     assert not capacity_twins("GB", "GB") and not capacity_twins("GB", "TiB")
     assert not capacity_twins("GB/s", "GiB/s")  # bandwidth is decimal
+
+
+def test_a_cue_written_in_double_quotes_is_refused_naming_the_line(project_settings, tmp_path):
+    # YAML reads "\b" in double quotes as a backspace: such a cue would silently never match
+    corpus = _corpus_copy(project_settings, tmp_path)
+    attributes = corpus / "specs" / "attributes.yaml"
+    text = attributes.read_text(encoding="utf-8")
+    attributes.write_text(text.replace("'\\bmemory clock\\b'", '"\\bmemory clock\\b"'), encoding="utf-8")
+    with pytest.raises(SpecError, match=r"attributes\.yaml:\d+: pattern '\\x08memory clock\\x08' holds a control"):
+        FactTable.build(corpus, load_corpus(corpus))

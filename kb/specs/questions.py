@@ -57,6 +57,13 @@ _UNIT_WORDS = {
 # count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
 _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|скорост\w*|как быстро|насколько быстр\w*|"
                          r"多快|速度|速率")
+_BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|пропускн\w* способн\w*|带宽")
+# What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
+# "clock speed of the"), a Russian genitive right after its head (nothing but a space between).
+_GOVERNS = {
+    "en": re.compile(r"(?:\s+[a-z-]+){0,2}\s+of\s+(?:the\s+|its\s+|an?\s+|each\s+|one\s+|all\s+)?"),
+    "ru": re.compile(r"\s+"),
+}
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
 # Precisions named in words: a data type as surely as "FP64" is.
 _PRECISION_WORDS = {
@@ -110,7 +117,7 @@ def understand(question: str, lang: str | None, table: FactTable,
         return any(table.about(e, attribute) or any(table.about(r, attribute) for r in table.related(e))
                    for e in pool)
 
-    attribute = _choose(cues, low, vocabulary, has_facts, vocabulary.cue_ends(low, lang))
+    attribute = _choose(cues, low, vocabulary, has_facts, vocabulary.cue_spans(low, lang), lang)
     compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
     lower = re.search(_LOWER.get(lang, _LOWER["en"]), low)
@@ -133,21 +140,39 @@ def understand(question: str, lang: str | None, table: FactTable,
                      sparse=sparse, kind_filter=kind_filter, scopes=scopes, cued=cued)
 
 
-def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, ends: dict[str, int]) -> str:
-    """The attribute a question asks for: the longest cue, never a shorter one because the table has
-    facts of it (a question about a clock is not answered with TFLOPS). A unit written in the question
-    narrows the cues to its dimension, or names the attribute when no cue does. Among cues of equal
-    length the last one written, as a noun phrase ends in its head ("peak clock", "峰值主频",
-    "пиковая частота"); where one cue names two attributes, one the table can answer."""
+def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],
+            lang: str) -> str:
+    """The attribute a question asks for. A cue that only qualifies another one is not what is asked: the
+    object of "of" in English ("the clock of the compute units"), the genitive right after a Russian head
+    noun ("частота вычислительных блоков"). A word of bandwidth asks for bytes per second: of the cued
+    attributes, or of the rate sibling a cued one names ("пропускная способность HBM" asks for the memory
+    bandwidth, not the memory). Then the longest cue, never a shorter one because the table has facts of it
+    (a question about a clock is not answered with TFLOPS). A unit written in the question narrows the cues
+    to its dimension, or names the attribute when no cue does. Among cues of equal length the last one
+    written, as a noun phrase ends in its head ("peak clock", "峰值主频", "пиковая частота"); where one cue
+    names two attributes, one the table can answer."""
     from kb.specs.units import UNITS
 
+    def dimension(a: str) -> str | None:
+        unit = vocabulary.attributes[a].unit
+        return UNITS[unit].dimension if unit in UNITS else None
+
+    heads = _heads(spans, low, lang)
+    cues = [(n, a) for n, a in cues if a in heads] or cues
     written = [unit for unit, pattern in _UNIT_WORDS.items() if re.search(pattern, low)]
     dimensions = {UNITS[u].dimension for u in written}
-    if _RATE_WORDS.search(low):
-        rates = [(n, a) for n, a in cues if UNITS[vocabulary.attributes[a].unit].dimension in _RATE_DIMENSIONS]
+    if _BANDWIDTH_WORDS.search(low):
+        rates = [(n, a) for n, a in cues if dimension(a) == "bytes/s"]
+        if not rates:
+            rates = [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()
+                     if set(sibling.named_by) & set(vocabulary.attributes[a].named_by) and
+                     dimension(sibling.id) == "bytes/s"]
+        cues = rates or cues
+    elif _RATE_WORDS.search(low):
+        rates = [(n, a) for n, a in cues if dimension(a) in _RATE_DIMENSIONS]
         cues = rates or cues
     if dimensions:
-        of_unit = [(n, a) for n, a in cues if UNITS[vocabulary.attributes[a].unit].dimension in dimensions]
+        of_unit = [(n, a) for n, a in cues if dimension(a) in dimensions]
         if of_unit:
             cues = of_unit
         elif not any(n >= 6 for n, _ in cues):  # only short, generic cues: the unit says more
@@ -155,11 +180,26 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, ends: 
                      in dimensions]
             if len(named) == 1:
                 return named[0]
-    best = cues[0][0]
+    best = max(n for n, _ in cues)
     tied = [a for n, a in cues if n == best]
-    last = max(ends.get(a, 0) for a in tied)
-    tied = [a for a in tied if ends.get(a, 0) == last]
+    ends = {a: max((e for _, e in spans.get(a, [])), default=0) for a in tied}
+    last = max(ends.values())
+    tied = [a for a in tied if ends[a] == last]
     return next((a for a in tied if has_facts(a)), tied[0])
+
+
+def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[str]:
+    """The cued attributes no other cue governs (see ``_choose``)."""
+    link = _GOVERNS.get(lang)
+    if link is None:
+        return set(spans)
+    governed = set()
+    for a, a_spans in spans.items():
+        for b, b_spans in spans.items():
+            if a != b and any(link.fullmatch(low[ae:bs]) and not any(s <= bs < e for s, e in a_spans)
+                              for _, ae in a_spans for bs, _ in b_spans if bs >= ae):
+                governed.add(b)
+    return set(spans) - governed
 
 
 def _unit_cue(low: str, vocabulary) -> list[tuple[int, str]]:

@@ -154,6 +154,9 @@ class Vocabulary:
                     re.compile(pattern)
                 except re.error as exc:
                     raise SpecError(f"{folder / ATTRIBUTES_FILE}:{line}", f"bad pattern {pattern!r}: {exc}") from None
+                if any(ord(ch) < 32 for ch in pattern):  # "\b" in double quotes is YAML's backspace, not a boundary
+                    raise SpecError(f"{folder / ATTRIBUTES_FILE}:{line}", f"pattern {pattern!r} holds a control "
+                                    "character: write regular expressions in single quotes")
             attributes.append(attribute)
         return cls(entities, attributes)
 
@@ -209,14 +212,13 @@ class Vocabulary:
             return close[0] if len(close) == 1 else word
         return re.sub(r"(?<![\w])[a-zа-яё]{5,}(?![\w])", mend, text)
 
-    def cue_ends(self, text: str, lang: str) -> dict[str, int]:
-        """Where the last cue of each attribute cued in a question ends."""
-        ends: dict[str, int] = {}
+    def cue_spans(self, text: str, lang: str) -> dict[str, list[tuple[int, int]]]:
+        """Where each cue of each attribute cued in a question stands, in the order written."""
+        spans: dict[str, list[tuple[int, int]]] = {}
         for source in {lang, "en"}:
             for pattern, aid in self._cues.get(source, []):
-                for m in pattern.finditer(text):
-                    ends[aid] = max(ends.get(aid, 0), m.end())
-        return ends
+                spans.setdefault(aid, []).extend(m.span() for m in pattern.finditer(text))
+        return {aid: sorted(set(found)) for aid, found in spans.items() if found}
 
     def attribute_cues(self, text: str, lang: str) -> list[tuple[int, str]]:
         """(length of the longest matching cue, attribute) for every attribute cued in a question."""
