@@ -68,9 +68,7 @@ def _agree(a: Fact, b: Fact) -> bool:
     a memory size written in GB by one source and GiB by another is one figure (``capacity_twins``)."""
     if not (a.is_number and b.is_number):
         return a.text == b.text if a.text or b.text else True
-    if capacity_twins(a.unit, b.unit):
-        return abs(a.value - b.value) <= 0.5 * 10 ** -min(a.decimals, b.decimals) + 1e-9
-    other = convert(b.value, b.unit, a.unit)
+    other = b.value if capacity_twins(a.unit, b.unit) else convert(b.value, b.unit, a.unit)
     if other is None:
         return True  # incomparable units are not a disagreement about one quantity
     tolerance = 0.5 * 10 ** -min(a.decimals, b.decimals)

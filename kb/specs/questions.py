@@ -107,7 +107,8 @@ def understand(question: str, lang: str | None, table: FactTable,
     dtype_match = DTYPE.search(text)
     dtype = dtype_match.group(1).upper() if dtype_match else \
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
-    cues = vocabulary.attribute_cues(low, lang) or _unit_cue(low, vocabulary)
+    spans = vocabulary.cue_spans(low, lang)
+    cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
     if not cues:
         return None
     cued = tuple(a for _, a in cues)
@@ -117,7 +118,7 @@ def understand(question: str, lang: str | None, table: FactTable,
         return any(table.about(e, attribute) or any(table.about(r, attribute) for r in table.related(e))
                    for e in pool)
 
-    attribute = _choose(cues, low, vocabulary, has_facts, vocabulary.cue_spans(low, lang), lang)
+    attribute = _choose(cues, low, vocabulary, has_facts, spans, lang)
     compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
     lower = re.search(_LOWER.get(lang, _LOWER["en"]), low)

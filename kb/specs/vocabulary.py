@@ -220,11 +220,10 @@ class Vocabulary:
                 spans.setdefault(aid, []).extend(m.span() for m in pattern.finditer(text))
         return {aid: sorted(set(found)) for aid, found in spans.items() if found}
 
-    def attribute_cues(self, text: str, lang: str) -> list[tuple[int, str]]:
-        """(length of the longest matching cue, attribute) for every attribute cued in a question."""
-        best: dict[str, int] = {}
-        for source in {lang, "en"}:
-            for pattern, aid in self._cues.get(source, []):
-                for m in pattern.finditer(text):
-                    best[aid] = max(best.get(aid, 0), m.end() - m.start())
-        return sorted(((n, a) for a, n in best.items()), key=lambda pair: (-pair[0], pair[1]))
+    def attribute_cues(self, text: str, lang: str,
+                       spans: dict[str, list[tuple[int, int]]] | None = None) -> list[tuple[int, str]]:
+        """(length of the longest matching cue, attribute) for every attribute cued in a question;
+        ``spans`` are its ``cue_spans`` when the caller has them already."""
+        spans = self.cue_spans(text, lang) if spans is None else spans
+        return sorted(((max(e - s for s, e in found), a) for a, found in spans.items()),
+                      key=lambda pair: (-pair[0], pair[1]))
