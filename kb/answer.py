@@ -34,8 +34,8 @@ from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry
 from kb.retrieval import QueryScores, Retriever
+from kb.specs.clauses import COMPARED, SUBJECT_KINDS
 from kb.specs.present import lookup
-from kb.specs.prose import COMPARED, SUBJECT_KINDS
 from kb.textnorm import normalize_for_matching
 
 ANSWER_FROM_TOP = 3  # passages the answer may quote

@@ -11,7 +11,7 @@ from kb.specs.facts import FactTable
 from kb.specs.present import lookup
 from kb.specs.prose import FACT_CONFIDENCE, read_prose
 from kb.specs.questions import understand
-from kb.specs.report import COVERAGE_TARGET, coverage
+from kb.specs.report import COVERAGE_TARGET, coverage, table_statements
 from kb.specs.units import numbers_in
 from kb.specs.vocabulary import Vocabulary
 from kb.textnorm import normalize_for_matching
@@ -178,3 +178,59 @@ def test_precision_written_in_words_is_a_data_type(table):
     assert understand("double precision TFLOPS of the MI250X", "en", table).dtype == "FP64"
     assert understand("MI250X 的双精度算力", "zh", table).dtype == "FP64"
     assert understand("производительность MI250X в одинарной точности", "ru", table).dtype == "FP32"
+
+
+LABEL_TABLE = """## Chip
+
+Each Trainium3 chip consists of:
+
+|  |  |
+| --- | --- |
+| Compute | Eight NeuronCore-v4 cores that deliver 671 BF16/FP16/TF32 TFLOPS and 183 FP32 TFLOPS. |
+| Device memory | 144 GiB of device memory, with 4.9 TB/sec of bandwidth. |
+| NeuronLink | NeuronLink-v4 for device-to-device interconnect provides 2.56 TB/sec bandwidth per device. |
+"""
+
+
+def test_the_sentence_cells_of_a_label_table_are_read_with_the_lead_in_entity_and_the_label(vocabulary):
+    facts, _, _, statements = _read(LABEL_TABLE, vocabulary)
+    found = {(f.entity, f.attribute, f.value, f.unit, f.dtype) for f in facts}
+    assert ("aws-trainium3", "neuron_cores", 8, "cores", None) in found
+    # the precision written between the number and its unit is the fact's data type
+    assert ("aws-trainium3", "peak_compute", 671, "TFLOPS", "BF16/FP16/TF32") in found
+    assert ("aws-trainium3", "peak_compute", 183, "TFLOPS", "FP32") in found
+    assert ("aws-trainium3", "memory_capacity", 144, "GiB", None) in found
+    # no cue beside these rates: the row's label says which ("Device memory" is the memory's bandwidth)
+    assert ("aws-trainium3", "memory_bandwidth", 4.9, "TB/s", None) in found
+    assert ("aws-trainium3", "interchip_bandwidth", 2.56, "TB/s", None) in found
+    quote = next(f for f in facts if f.attribute == "interchip_bandwidth").source.quote
+    assert quote.startswith("NeuronLink-v4") and "|" not in quote  # the cell's sentence, not the table markup
+    assert all(s.outcome == "fact" for s in statements)
+    # without the line that leads into it the table names no entity: nothing is a fact
+    facts, _, _, _ = _read(LABEL_TABLE.replace("Each Trainium3 chip consists of:", "The components:"), vocabulary)
+    assert not facts
+
+
+def test_a_table_of_values_is_not_read_as_sentences(vocabulary):
+    facts, _, _, statements = _read("## Chips\n\nTrainium3 has:\n\n| Chip | Memory |\n| --- | --- |\n"
+                                    "| Trainium3 | 144 GiB |\n", vocabulary)
+    assert not facts and not statements  # the spec tables read it (tables.yaml), the prose reader does not
+
+
+def test_coverage_counts_the_sentence_cells_of_label_tables_once(project_settings, table):
+    article = next(a for a in load_corpus(project_settings.corpus_dir) if a.meta.id == "aws-inferentia2-architecture")
+    _, _, _, statements = read_prose(article, table.vocabulary, project_settings.corpus_dir)
+    cells = {s.quantity: s.outcome for s in statements if s.quantity.startswith(("380", "820", "1 TB"))}
+    assert cells == {"380 INT8 TOPS": "fact", "820 GiB/sec": "fact", "1 TB/sec": "fact"}
+    assert not table_statements(article, table)  # the prose reader counts them; the table count does not
+    assert ("aws-inferentia2", 380) in {(f.entity, f.value) for f in table.about("aws-inferentia2", "peak_compute")}
+
+
+def test_a_sentence_restating_a_table_of_its_article_is_one_entry_that_cites_both(table):
+    # "144 GiB of device memory" in the chip summary and "144" in the comparison table below it
+    prose = [f for f in table.about("aws-trainium3", "memory_capacity") if f.source.origin == "prose"]
+    assert prose and prose[0].source.quote.startswith("144 GiB of device memory")
+    _, spec = lookup(table, "How much device memory does a Trainium3 chip have?", "en")
+    entries = [e for e in spec.entries if e.value == 144 and e.citation.article_id == "aws-trainium3-architecture"]
+    assert len(entries) == 1 and entries[0].also  # the other place is listed, not a second value
+    assert {entries[0].citation.char_start, *(a.char_start for a in entries[0].also)} >= {prose[0].source.char_start}

@@ -281,3 +281,17 @@ def test_a_cue_written_in_double_quotes_is_refused_naming_the_line(project_setti
     attributes.write_text(text.replace("'\\bmemory clock\\b'", '"\\bmemory clock\\b"'), encoding="utf-8")
     with pytest.raises(SpecError, match=r"attributes\.yaml:\d+: pattern '\\x08memory clock\\x08' holds a control"):
         FactTable.build(corpus, load_corpus(corpus))
+
+
+def test_agreement_allows_half_a_last_digit_of_each_figure_in_its_own_unit():
+    from kb.specs.facts import _agree
+    from kb.specs.model import Fact
+
+    def fact(value, unit, decimals):
+        return Fact.model_construct(value=value, unit=unit, decimals=decimals, status="value", text=None)
+
+    assert _agree(fact(0.8, "TB/s", 1), fact(800, "GB/s", 0)) and _agree(fact(47.5, "TFLOPS", 1), fact(48, "TFLOPS", 0))
+    # 820 GiB/s is 0.88 TB/s: "820" is exact to a GiB/s, not to half a TB/s
+    assert not _agree(fact(0.8, "TB/s", 1), fact(820, "GiB/s", 0))
+    assert not _agree(fact(820, "GiB/s", 0), fact(0.8, "TB/s", 1))
+    assert not _agree(fact(190, "TFLOPS", 0), fact(191, "TFLOPS", 0))

@@ -22,8 +22,9 @@ from kb.errors import SpecError
 from kb.models import Article
 from kb.specs.curated import read_curated
 from kb.specs.model import Fact, FactSource
-from kb.specs.prose import EVIDENCE_CONFIDENCE, Relation, read_prose
+from kb.specs.prose import EVIDENCE_CONFIDENCE, read_prose
 from kb.specs.quantities import word_number
+from kb.specs.relations import Relation
 from kb.specs.tables import read_tables
 from kb.specs.units import capacity_twins, convert, numbers_in, same_number
 from kb.specs.vocabulary import Vocabulary
@@ -68,10 +69,13 @@ def _agree(a: Fact, b: Fact) -> bool:
     a memory size written in GB by one source and GiB by another is one figure (``capacity_twins``)."""
     if not (a.is_number and b.is_number):
         return a.text == b.text if a.text or b.text else True
-    other = b.value if capacity_twins(a.unit, b.unit) else convert(b.value, b.unit, a.unit)
+    twins = capacity_twins(a.unit, b.unit)
+    other = b.value if twins else convert(b.value, b.unit, a.unit)
     if other is None:
         return True  # incomparable units are not a disagreement about one quantity
-    tolerance = 0.5 * 10 ** -min(a.decimals, b.decimals)
+    # half a unit of the last digit of each, in a's unit: "0.8 TB/s" spans 0.75-0.85, "820 GiB/s" 819.5-820.5 GiB/s
+    half_b = 0.5 * 10 ** -b.decimals
+    tolerance = max(0.5 * 10 ** -a.decimals, half_b if twins else convert(half_b, b.unit, a.unit))
     return abs(a.value - other) <= tolerance + 1e-9
 
 
@@ -90,6 +94,15 @@ def _known(fact: Fact, facts: list[Fact]) -> bool:
     """Whether the table already states this value for this entity and attribute."""
     return any(f.entity == fact.entity and f.attribute == fact.attribute and f.is_number and fact.is_number and
                _agree(f, fact) and (convert(fact.value, fact.unit, f.unit) is not None) for f in facts)
+
+
+def _restated(fact: Fact, facts: list[Fact]) -> bool:
+    """Whether a prose reading says again, in the same article and words, what a fact already states (a summary
+    table and the sentence under it): it is kept, and the answer shows it as another place of that statement."""
+    return any(f.value == fact.value and f.unit == fact.unit and f.dtype == fact.dtype and
+               (f.basis or "dense") == (fact.basis or "dense") and f.variant == fact.variant and
+               f.entity == fact.entity and f.attribute == fact.attribute and
+               f.source.article_id == fact.source.article_id and f.source.origin == "table" for f in facts)
 
 
 class FactTable:
@@ -127,7 +140,7 @@ class FactTable:
         for article in articles:
             prose, unsure, related, _ = read_prose(article, vocabulary, corpus_dir)
             for fact in prose:
-                if _known(fact, facts) or overridden(fact):
+                if (_known(fact, facts) and not _restated(fact, facts)) or overridden(fact):
                     continue
                 # A prose reading that a table or curated entry contradicts is more likely a misreading (another
                 # variant, another product in the sentence) than a disagreement of sources: curators judge it.

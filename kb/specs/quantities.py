@@ -51,6 +51,9 @@ _UNIT_TOKEN = re.compile(r"\s?(mm2|[A-Za-zА-Яа-яЁё%²$]+(?:\s?/\s?[A-Za-z�
 _APPROX = re.compile(r"(?:~|≈|about|roughly|around|approximately|примерно|около|约|大约)\s*$", re.IGNORECASE)
 _AT_MOST = re.compile(r"(?:up to|at most|до|最多|高达)\s*$", re.IGNORECASE)
 _AT_LEAST = re.compile(r"(?:more than|over|at least|более|свыше|超过|至少)\s*$", re.IGNORECASE)
+# Number formats written between a number and its rate: "380 INT8 TOPS", "2,563 FP8/FP16 sparse TFLOPS".
+_PRECISION = re.compile(r"\s?(?:(?:c?fp\d+|bf16|tf32|int\d+|mxfp\d+|nvfp\d+)(?:/|\s+))+(?:sparse\s+|dense\s+)?",
+                        re.IGNORECASE)
 _HOURLY = re.compile(r"per hour|an hour|hourly|/h(?:ou)?r\b|в час|/ч\b|每小时|一小时", re.IGNORECASE)
 
 
@@ -117,6 +120,10 @@ def quantities(text: str) -> list[Quantity]:
         approx = bool(_APPROX.search(before))
         bound = "at_most" if _AT_MOST.search(before) else ("at_least" if _AT_LEAST.search(before) else None)
         found = _unit_after(text, end)
+        precision = _PRECISION.match(text, end) if not found else None
+        if precision and (behind := _unit_after(text, precision.end())) and behind[0] in UNITS and \
+                UNITS[behind[0]].dimension == "ops/s":
+            found = behind  # "380 INT8 TOPS", "190 FP16/BF16 TFLOPS": the precision between number and unit
         if found:
             unit, stop = found
             if re.match(r"\s?/\s?[^\sA-Za-z]|\s?/\s?(?:cycle|clk|周期)|\s+per (?:cycle|clock)", text[stop:stop + 10]):

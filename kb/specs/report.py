@@ -21,7 +21,7 @@ from pathlib import Path
 
 from kb.models import Article
 from kb.specs.facts import FactTable
-from kb.specs.prose import read_prose
+from kb.specs.prose import label_table, read_prose
 from kb.specs.tables import label_text, label_unit, parse_cell, tables_in
 
 COVERAGE_TARGET = 0.90
@@ -39,6 +39,8 @@ def table_statements(article: Article, table: FactTable) -> list[dict]:
     out = []
     for located in tables_in(article):
         t = located.table
+        if label_table(t, vocabulary):
+            continue  # its cells are sentences: the prose reader counts them
         header = [label_text(c.text) for c in t.header.cells]
         any_read = any((article.meta.id, row.start) in read_rows for row in t.rows)
         for row in t.rows:

@@ -1,0 +1,92 @@
+"""Relations stated in prose: "60% lower than P4d", "2-3x faster than A100", "比前者低了60%".
+
+A relation is a fact about two entities: the subject's attribute is a factor
+or share of the object's, in a direction. The factor is no value of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.specs.clauses import COMPARED, SUBJECT_KINDS, WINDOW, clause, hourly_instance
+from kb.specs.model import FactSource
+from kb.specs.vocabulary import Mention, Vocabulary
+
+# A relation: a factor or share, a comparative word, then (in English and Russian) "than" and the other side.
+_FACTOR = r"(?P<low>\d+(?:\.\d+)?)(?:\s*[-–/]\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<kind>%|x|×|times|раза?)"
+RELATIONS = [
+    re.compile(_FACTOR + r"\s+(?P<word>more|less|lower|higher|faster|slower|cheaper|better|larger|smaller|bigger)"
+               r"(?:\s+\w+){0,3}?\s+than\s+", re.IGNORECASE),
+    re.compile(r"(?:на|в)\s+" + _FACTOR + r"\s+(?P<word>дешевле|дороже|быстрее|медленнее|больше|меньше|выше|ниже)"
+               r"(?:,?\s+чем\s+)?", re.IGNORECASE),
+    re.compile(r"比(?P<other>前者|后者|[^，。,]{1,20}?)(?P<word>低|高|快|慢|便宜|贵|多|少)了?\s*" + _FACTOR),
+]
+LOWER_WORDS = ("less", "lower", "slower", "cheaper", "smaller", "дешевле", "медленнее", "меньше", "ниже", "低", "慢",
+               "便宜", "少")
+# a price of work done ("cost per image", "每张图片的成本") is not the price of the hardware
+PER_WORK = re.compile(r"\bper (?!hour|chip|gpu|card|instance|device)[a-z]+|每(?!小时)[^，。]{0,4}(?:图片|张|个样本)|"
+                      r"за (?:изображени|картинк|токен)\w*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A stated relation: ``subject``'s ``attribute`` is ``ratio`` times ``object``'s (a range when two)."""
+
+    subject: str
+    object: str
+    attribute: str
+    ratio: tuple[float, float]
+    direction: str  # the subject is "higher" or "lower"
+    bound: str | None  # "at_least": the factor is more than written ("more than 2x cheaper")
+    factor: str  # as written: "60%", "2-3x"
+    source: FactSource
+
+
+def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: Vocabulary, lang: str,
+                  source: FactSource) -> Relation | None:
+    """The relation that a match of ``RELATIONS`` in ``text`` states, or None when a side or the attribute
+    is not named."""
+    subjects = [x for x in mentions if vocabulary.entities[x.entity].kind in SUBJECT_KINDS]
+    before = [x for x in subjects if x.end <= m.start() and not COMPARED.search(text[max(0, x.start - 16):x.start])]
+    if "other" in m.groupdict() and m.group("other"):
+        other = m.group("other")
+        # "比前者低了60%": the former is the first entity of the sentence, the latter the nearest one
+        named = [x for x in subjects if m.start("other") <= x.start < m.end("other")]
+        obj = named[0] if named else (subjects[0] if other == "前者" and subjects else None)
+        subject = next((x for x in reversed(before) if obj is None or x.entity != obj.entity), None)
+    else:
+        after = [x for x in subjects if x.start >= m.end() - 1 and x.start <= m.end() + 24]
+        obj = after[0] if after else None
+        subject = before[-1] if before else None
+    if subject is None or obj is None or subject.entity == obj.entity:
+        return None
+    left, right = clause(text, m.start(), m.end())
+    lo = max(0, left - WINDOW)
+    words = text[lo:right].lower()
+    distance: dict[str, int] = {}  # each attribute cued in the clause, by its distance to the comparative word
+    for attr in vocabulary.attributes.values():
+        for cue in (*attr.cues.get("en", ()), *attr.cues.get(lang, ())):
+            for c in re.finditer(cue, words):
+                d = abs(lo + c.start() - m.start("word"))
+                distance[attr.id] = min(distance.get(attr.id, 10**6), d)
+    word = m.group("word").lower()
+    if word in ("faster", "slower", "быстрее", "медленнее", "快", "慢") and not distance:
+        distance = {"peak_compute": 0}  # "2-3x faster" without a named attribute is about compute
+    attribute = min(distance, key=distance.get) if distance else None
+    # a price of work done ("cost per image", "每张图片的成本") is not the price of the hardware
+    if attribute is None or attribute == "price_per_hour" and PER_WORK.search(words):
+        return None
+    low, high = float(m.group("low")), float(m.group("high") or m.group("low"))
+    lower = word in LOWER_WORDS
+    if m.group("kind") == "%":
+        ratio = (1 - high / 100, 1 - low / 100) if lower else (1 + low / 100, 1 + high / 100)
+    else:
+        ratio = (1 / high, 1 / low) if lower else (low, high)
+    subject_id = hourly_instance(subject.entity, attribute, vocabulary)
+    object_id = hourly_instance(obj.entity, attribute, vocabulary)
+    bound = "at_least" if re.search(r"more than\s*$", text[:m.start()], re.IGNORECASE) else None
+    factor = text[m.start("low"):m.end("kind")].replace(" ", "")
+    return Relation(subject=subject_id, object=object_id, attribute=attribute, ratio=ratio,
+                    direction="lower" if lower else "higher", bound=bound, factor=factor,
+                    source=source)
