@@ -47,7 +47,13 @@ _COUNT = re.compile(r"(?:\d+x)?\d+(?:\.\d+)?[bmt]", re.IGNORECASE)
 # A factor or a grid is an amount too: "2x", "16x", "2.5x", "4x4x4"; a factor written onto a name
 # counts that name ("8xA100" is eight A100s).
 _FACTOR = re.compile(r"\d+(?:\.\d+)?[x×](?:\d+(?:[x×]\d+)*)?", re.IGNORECASE)
-_FACTOR_PREFIX = re.compile(r"\d+[x×](?=[A-Za-z])", re.IGNORECASE)
+_FACTOR_PREFIX = re.compile(r"\d+[x×](?=[A-Za-z])|\d+-(?=(?-i:[A-Z]))", re.IGNORECASE)  # "8xA100", "8-Gaudi": a count
+# A plain word hyphenated onto a model number describes it: "FP64-heavy", "H100-based", "Trn1-class".
+_DESCRIBING_SUFFIX = re.compile(r"(?<=\d)(?:-[a-z]{3,})+$")
+# Words that stand before a number without naming it: "the B300", "eight A100s", "than 2 H100".
+_NOT_A_NAME_WORD = {"the", "and", "than", "with", "for", "per", "each", "every", "from", "into", "over", "vs",
+                    "versus", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
+                    "sixteen", "many", "more", "less", "about", "some", "all", "both", "any"}
 _MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|парамет|模型|参数|llm)", re.IGNORECASE)
 _MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
@@ -93,6 +99,8 @@ class CorpusWords:
         key = key.strip("- ")
         if key in self.words or key.replace("-", "").replace(" ", "") in self.words:
             return True
+        if re.fullmatch(r"\S*\ds", key):  # a plural of a model number: "A100s"
+            return self._latin_known(key[:-1])
         # a name of several words is known when every word is ("TPU v5e"), and a word of three
         # letters or more with a generation number when both are ("NVLink4" for "NVLink 4.0")
         parts = key.split()
@@ -191,8 +199,15 @@ def _is_quantity(question: str, start: int, end: int) -> bool:
 
 
 def _without_factor(name: Name) -> Name:
+    """The name without a count written onto it ("8xA100", "8-Gaudi") or a describing word after it
+    ("FP64-heavy")."""
     factor = _FACTOR_PREFIX.match(name.text)
-    return Name(name.text[factor.end():], name.start + factor.end(), name.end) if factor else name
+    if factor:
+        name = Name(name.text[factor.end():], name.start + factor.end(), name.end)
+    suffix = _DESCRIBING_SUFFIX.search(name.text)
+    if suffix and re.search(r"[A-Za-z]", name.text[:suffix.start()]):  # "8-bit" is an amount, not "8"
+        return Name(name.text[:suffix.start()], name.start, name.end - len(suffix.group(0)))
+    return name
 
 
 def names_in(question: str, lang: str | None = "en") -> list[Name]:
@@ -212,7 +227,8 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
             found.append(Name(f"{a.text} {b.text}", a.start, b.end))
     found += words
     found += [Name(m.group(0), m.start(), m.end()) for m in _WORD_NUMBER.finditer(question)
-              if m.group(0)[0].isupper() or not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end())]
+              if m.group(0).split()[0].lower() not in _NOT_A_NAME_WORD and
+              (m.group(0)[0].isupper() or not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end()))]
     for run in _HAN_RUN.finditer(question):
         pos = run.start()
         for word, flag in _posseg().cut(run.group(0)):

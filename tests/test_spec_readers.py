@@ -12,7 +12,7 @@ from kb.specs.present import lookup
 from kb.specs.prose import FACT_CONFIDENCE, read_prose
 from kb.specs.questions import understand
 from kb.specs.report import COVERAGE_TARGET, coverage, table_statements
-from kb.specs.units import numbers_in
+from kb.specs.units import format_count, numbers_in
 from kb.specs.vocabulary import Vocabulary
 from kb.textnorm import normalize_for_matching
 
@@ -96,6 +96,10 @@ def test_numbers_grouped_with_no_break_spaces_are_one_number():
     assert [n.value for n in numbers_in("3\u00a0996 MHz")] == [3996]
     assert [n.value for n in numbers_in("1\u202f536 GiB, 3,200 Gbps")] == [1536, 3200]
     assert [n.value for n in numbers_in("12 345")] == [12, 345]  # a plain space separates two numbers
+    # a decimal part after grouped thousands, in either style, and scale words up to a trillion
+    assert [(n.value, n.decimals) for n in numbers_in("2\u00a0614,9 TFLOPS; 2,614.9 TFLOPS")] == [(2614.9, 1)] * 2
+    assert [n.value for n in numbers_in("1,299, and 4 trillion, 4万亿, 3 трлн")] == [1299, 4e12, 4e12, 3e12]
+    assert format_count(4e12, "en") == "4 trillion" and format_count(4e12, "zh") == "4万亿"
 
 
 def test_a_misspelled_attribute_word_is_mended_but_a_real_word_is_not(table, vocabulary):
@@ -126,6 +130,18 @@ def test_an_attribute_the_table_lacks_is_said_so_with_the_passage_that_may_state
     assert spec.answer.text.startswith("The fact table has no clock frequency for AMD Instinct MI250")
     _, none = lookup(table, "What is the die area of the TPU v5e?", "en")
     assert none.missing and not none.unsure and none.answer.text == "The corpus has no die area for Google TPU v5e."
+    # SRAM is the fast on-chip memory; the corpus gives the WSE-3's transistors and area, not its SRAM
+    _, sram = lookup(table, "Какой объём встроенной SRAM у Cerebras WSE-3?", "ru")
+    assert sram.missing and not sram.entries
+    _, transistors = lookup(table, "How many transistors does the Cerebras WSE-3 have?", "en")
+    assert [e.value for e in transistors.entries] == [4e12] and "4 trillion" in transistors.answer.text
+
+
+def test_a_kind_of_unit_named_in_the_question_picks_its_figures(table):
+    _, matrix = lookup(table, "Пиковая матричная производительность MI300X в FP8?", "ru")
+    assert {e.basis for e in matrix.entries} == {"matrix"} and 2614.9 in {e.value for e in matrix.entries}
+    _, plain = lookup(table, "Пиковая производительность MI300X в FP8?", "ru")
+    assert {e.basis for e in plain.entries} == {"dense", "matrix"}  # no kind named: both figures
 
 
 def test_coverage_counts_every_statement_and_meets_its_target(project_settings, table):

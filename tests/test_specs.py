@@ -111,6 +111,10 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
     ("which is cheaper, eight Gaudi or a P4d?", "en", "comparison", ("intel-gaudi", "aws-p4d"), "price_per_hour"),
     ("MI300X和H100哪个内存更大？", "zh", "comparison", ("amd-mi300x", "nvidia-h100-sxm"), "memory_capacity"),
     ("which has the most HBM", "en", "superlative", (), "memory_capacity"),
+    # a precision and a word for speed, no other cue: the peak compute in that precision
+    ("Trainium3 vs Trainium2 - which is faster at FP8?", "en", "comparison", ("aws-trainium3", "aws-trainium2"),
+     "peak_compute"),
+    ("Что быстрее в BF16: H100 или MI300X?", "ru", "comparison", ("nvidia-h100-sxm", "amd-mi300x"), "peak_compute"),
     ("какой чип дешевле в час", "ru", "superlative", (), "price_per_hour"),
 ])
 def test_spec_questions_are_understood(table, question, lang, kind, entities, attribute):
@@ -121,6 +125,7 @@ def test_spec_questions_are_understood(table, question, lang, kind, entities, at
 def test_general_questions_are_not_spec_questions(table):
     assert understand("What are the limits of TPUs?", "en", table) is None
     assert understand("Что такое MAMF?", "ru", table) is None
+    assert understand("Does Gaudi2 support FP8?", "en", table) is None  # a precision alone asks for no figure
 
 
 def test_answers_are_in_the_question_language_with_sources(table):

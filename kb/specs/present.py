@@ -106,6 +106,8 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
         facts = preferred or facts
     if query.scopes and any(f.scope in query.scopes for f in facts):
         facts = [f for f in facts if f.scope in query.scopes]
+    if query.basis and any(f.basis == query.basis for f in facts):
+        facts = [f for f in facts if f.basis == query.basis]
     if not query.sparse and any(f.basis != "sparse" for f in facts):
         facts = [f for f in facts if f.basis != "sparse"]
     numbers = [f for f in facts if f.is_number or f.text is not None]

@@ -57,6 +57,10 @@ _UNIT_WORDS = {
 # count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
 _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|скорост\w*|как быстро|насколько быстр\w*|"
                          r"多快|速度|速率")
+# "Faster at FP8", "how fast in BF16": with a precision named and no other cue, the question asks for the
+# peak compute in that precision (the one attribute given per data type).
+_FAST_WORDS = re.compile(r"\bfast(?:er|est)?\b|\bquick(?:er|est)?\b|\bspeed\b|быстр\w*|скорост\w*|快|速度")
+PER_PRECISION = "peak_compute"
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|пропускн\w* способн\w*|带宽")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
 # "clock speed of the"), a Russian genitive right after its head (nothing but a space between).
@@ -71,6 +75,8 @@ _PRECISION_WORDS = {
     "FP32": re.compile(r"\bsingle[- ]precision\b|одинарн\w* точност\w*|单精度"),
     "FP16": re.compile(r"\bhalf[- ]precision\b|половинн\w* точност\w*|半精度"),
 }
+# The unit a figure is of ("Matrix FP8" against "Vector FP8" rows of a spec table).
+_BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "vector": r"\bvector\b|векторн\w*|向量"}
 _SCOPE_WORDS = {
     "per_gcd": r"\bgcds?\b",
     "per_instance": r"\binstances?\b|инстанс\w*|实例",
@@ -90,6 +96,7 @@ class SpecQuery:
     dtype: str | None = None
     direction: Literal["higher", "lower"] = "higher"
     sparse: bool = False
+    basis: str | None = None  # "matrix", "vector": the kind of unit a figure is of, when the question names one
     kind_filter: str | None = None
     scopes: tuple[str, ...] = ()  # scopes the question names ("each MI250 GCD")
     cued: tuple[str, ...] = field(default=(), compare=False)  # every attribute the question cued, best first
@@ -109,6 +116,8 @@ def understand(question: str, lang: str | None, table: FactTable,
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
     spans = vocabulary.cue_spans(low, lang)
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
+    if not cues and dtype and _FAST_WORDS.search(low) and PER_PRECISION in vocabulary.attributes:
+        cues = [(0, PER_PRECISION)]
     if not cues:
         return None
     cued = tuple(a for _, a in cues)
@@ -126,6 +135,7 @@ def understand(question: str, lang: str | None, table: FactTable,
     direction = "lower" if lower else ("higher" if superlative or compare else better)
     kind_filter = next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
     sparse = bool(re.search(r"sparse|稀疏|разрежен", low))
+    basis = next((b for b, pattern in _BASIS_WORDS.items() if re.search(pattern, low)), None)
     if len(entities) >= 2 and compare:
         kind: Kind = "comparison"
     elif not entities and _ALTERNATIVES.search(low):
@@ -138,7 +148,7 @@ def understand(question: str, lang: str | None, table: FactTable,
         kind = "lookup"
     scopes = tuple(s for s, pattern in _SCOPE_WORDS.items() if re.search(pattern, low))
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
-                     sparse=sparse, kind_filter=kind_filter, scopes=scopes, cued=cued)
+                     sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued)
 
 
 def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],

@@ -87,9 +87,11 @@ def capacity_twins(a: str, b: str) -> bool:
 
 # ---- numbers ----
 
-_MULTIPLIERS = {"亿": 1e8, "万": 1e4, "billion": 1e9, "million": 1e6, "млрд": 1e9, "млн": 1e6}
+_MULTIPLIERS = {"万亿": 1e12, "亿": 1e8, "万": 1e4, "trillion": 1e12, "billion": 1e9, "million": 1e6, "трлн": 1e12, "млрд": 1e9,
+                "млн": 1e6}
 # Thousands are grouped with commas ("3,200") or, as Russian typesets them, no-break spaces ("3\u00a0200").
-NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:,\d{3})+(?!\d)|\d{1,3}(?:[\u00a0\u202f]\d{3})+(?!\d)|\d+(?:[.,]\d+)?(?:e[+-]?\d+)?)", re.IGNORECASE)
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:,\d{3})+(?:\.\d+)?(?!\d)|\d{1,3}(?:[\u00a0\u202f]\d{3})+(?:,\d+)?(?!\d)|"
+                    r"\d+(?:[.,]\d+)?(?:e[+-]?\d+)?)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,10 @@ class Number:
 
 
 def _parse_token(token: str) -> tuple[float, int]:
-    if re.fullmatch(r"\d+(?:[,\u00a0\u202f]\d{3})+", token):  # thousands separators
-        token = re.sub(r"[,\u00a0\u202f]", "", token)
+    if re.fullmatch(r"\d+(?:,\d{3})+(?:\.\d+)?", token):  # thousands separators: "1,299", "2,614.9"
+        token = token.replace(",", "")
+    elif re.fullmatch(r"\d+(?:[\u00a0\u202f]\d{3})+(?:,\d+)?", token):  # as Russian typesets them: "2 614,9"
+        token = re.sub(r"[\u00a0\u202f]", "", token)
     if token.isdigit():  # a whole number is exact to its last digit: 190 and 191 are two statements
         return float(token), 0
     token = token.replace(",", ".")  # a decimal comma ("13,11")
@@ -123,7 +127,7 @@ def numbers_in(text: str) -> list[Number]:
     for m in NUMBER.finditer(text):
         value, decimals = _parse_token(m.group(1))
         end = m.end()
-        rest = text[end:end + 8]
+        rest = text[end:end + 12]
         for word, factor in _MULTIPLIERS.items():
             if rest.lstrip().startswith(word):
                 value *= factor
@@ -170,8 +174,9 @@ def format_number(value: float, lang: str = "en", decimals: int | None = None) -
     return text
 
 
-_BIG = {"en": [(1e9, " billion"), (1e6, " million")], "ru": [(1e9, " млрд"), (1e6, " млн")],
-        "zh": [(1e8, "亿"), (1e4, "万")]}
+_BIG = {"en": [(1e12, " trillion"), (1e9, " billion"), (1e6, " million")],
+        "ru": [(1e12, " трлн"), (1e9, " млрд"), (1e6, " млн")],
+        "zh": [(1e12, "万亿"), (1e8, "亿"), (1e4, "万")]}
 
 
 def format_count(value: float, lang: str) -> str:
