@@ -250,3 +250,12 @@ def test_a_sentence_restating_a_table_of_its_article_is_one_entry_that_cites_bot
     entries = [e for e in spec.entries if e.value == 144 and e.citation.article_id == "aws-trainium3-architecture"]
     assert len(entries) == 1 and entries[0].also  # the other place is listed, not a second value
     assert {entries[0].citation.char_start, *(a.char_start for a in entries[0].also)} >= {prose[0].source.char_start}
+
+
+def test_the_term_a_list_item_defines_names_the_attribute_of_its_figures(vocabulary):
+    body = ("## Memory\n\n* **VMEM** (Vector Memory) is an on-chip scratchpad. It is much smaller than HBM "
+            "(for example, 128 MiB on TPU v5e) but much faster.\n* The TPU v5e ships with 96 GB.\n")
+    facts, candidates, _, _ = _read(body, vocabulary)
+    assert ("google-tpu-v5e", "fast_onchip_memory", 128, "MiB") in {(f.entity, f.attribute, f.value, f.unit) for f in facts}
+    # an item with no term: the bare size stays a guess for curators
+    assert [(c.attribute, c.value) for c in candidates] == [("memory_capacity", 96)]

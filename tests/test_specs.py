@@ -126,6 +126,11 @@ def test_general_questions_are_not_spec_questions(table):
     assert understand("What are the limits of TPUs?", "en", table) is None
     assert understand("Что такое MAMF?", "ru", table) is None
     assert understand("Does Gaudi2 support FP8?", "en", table) is None  # a precision alone asks for no figure
+    # the cost of doing something is no price of the hardware, in any language
+    assert understand("does turning on SHARP really cut all-reduce cost on an H100 cluster?", "en", table) is None
+    assert understand("Trainium2 用 CUDA 编程吗？迁移成本主要在哪？", "zh", table) is None
+    assert understand("Какова стоимость миграции с A100 на Trainium?", "ru", table) is None
+    assert understand("What does an H100 cost per hour?", "en", table).attribute == "price_per_hour"
 
 
 def test_answers_are_in_the_question_language_with_sources(table):

@@ -10,13 +10,14 @@ leads into it names the entity, the row's label is a cue of last resort.
   the one whose cue (a question cue or a table-header pattern of
   ``attributes.yaml``) is written nearest to the number in its clause, or
   the counted noun itself ("cores" of NeuronCores, "CUs"), or the one a table
-  cell's label names, or the only attribute of that dimension ("W", "nm", "mm²");
+  cell's label or a list item's term names ("* **VMEM** ... 128 MiB"), or the
+  only attribute of that dimension ("W", "nm", "mm²");
 - the entity: the entity of the fact table named nearest before the number
   in its clause (else in the sentence, else after it), not the thing counted
   ("16 Trainium2 chips" is a count of the instance's chips); a chip's hourly
   price is its instance's;
 - whether the statement is relative ("60% lower than P4d", "2-3x faster than
-  A100"): those become relations, not values.
+  A100"): those become relations (``kb.specs.relations``), not values.
 
 A statement whose entity and attribute are both decided without a rival
 becomes a fact (``origin: prose``); one with a rival, a guess or a missing
@@ -64,6 +65,7 @@ MEASURED = re.compile(r"\b(?:clocked|measured|achieved|reached|benchmarked)\b|�
 # "14GiB extra", "2x everything": a difference or a multiple, not the value itself
 DIFFERENCE = re.compile(r"^\s*(?:of\s+)?(?:\w+\s+)?(?:extra|more|less|additional|fewer|higher|lower|faster|slower)\b", re.IGNORECASE)
 EXERCISE = re.compile(r"\bquestion \d|\bsay you want|\banswer:|问题\s*\d|假设|задач\w* \d", re.IGNORECASE)
+ITEM_TERM = re.compile(r"[ \t]*(?:[*+-]|\d+\.)[ \t]+\*\*([^*\n]{1,40})\*\*")  # "* **VMEM** (...) is ..."
 SPARSE = re.compile(r"sparsity|sparse|稀疏|разрежен", re.IGNORECASE)
 
 
@@ -211,6 +213,14 @@ def _subject_of(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> s
     return named.pop() if len(named) == 1 else None
 
 
+def _item_term(body: str, block_start: int, at: int) -> str:
+    """The term a list item defines ("* **VMEM** (Vector Memory) is an on-chip scratchpad ..."), for a sentence
+    of that item: what its figures are about when no cue beside them says."""
+    line = body.rfind("\n", block_start, at) + 1 or block_start
+    m = ITEM_TERM.match(body, max(line, block_start))
+    return m.group(1).strip() if m else ""
+
+
 def label_table(table: Table, vocabulary: Vocabulary) -> bool:
     """Whether a table is a list of labelled sentences ("| Device Memory | 96 GiB of device memory with 2.9
     TB/sec of bandwidth. |"): two columns, no label naming an entity, and sentences, not values, beside them."""
@@ -235,7 +245,8 @@ class _Reading:
     def sentence(self, s: int, e: int, mentions: list[Mention], carried: tuple[str, int] | None, lead_in: bool,
                  anchor: str, label: str = "") -> None:
         """Read the sentence ``body[s:e]``. ``carried``: the entity of the lines before, and where its quote
-        starts, for a sentence that names none; ``label``: the label of a table cell, a cue of last resort."""
+        starts, for a sentence that names none; ``label``: the label of a table cell or the term of a list item,
+        a cue of last resort."""
         article, vocabulary, corpus_dir = self.article, self.vocabulary, self.corpus_dir
         text, lang = article.body[s:e], article.meta.lang
         spans = []  # a relation is read as a whole: its factor is no value of its own
@@ -335,7 +346,7 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
             elif carried and s - carried[1] > CARRY:
                 carried = None
             if mentions or carried is not None:
-                reading.sentence(s, e, mentions, carried, lead_in, anchor)
+                reading.sentence(s, e, mentions, carried, lead_in, anchor, _item_term(body, block.char_start, s))
         lead_in = carried is not None and body[block.char_start:block.char_end].rstrip().endswith((":", "："))
         if not lead_in:
             carried = None  # only a lead-in line ("H100 has:") lends its entity to the block after it

@@ -61,6 +61,13 @@ _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|скорос
 # peak compute in that precision (the one attribute given per data type).
 _FAST_WORDS = re.compile(r"\bfast(?:er|est)?\b|\bquick(?:er|est)?\b|\bspeed\b|быстр\w*|скорост\w*|快|速度")
 PER_PRECISION = "peak_compute"
+# The cost of doing something (migrating, porting, communicating, powering) is not the hardware's price.
+_WORK_COST = re.compile(
+    r"\b(?:migration|migrating|porting|engineering|development|switching|learning|communication|all-?reduce|"
+    r"collective|networking|energy|power|electricity|maintenance|software|labou?r|opportunity|time)[- ]costs?\b|"
+    r"(?:стоимост\w*|затрат\w*|издержк\w*)\s+(?:на\s+)?(?:миграци\w*|перенос\w*|переход\w*|разработк\w*|"
+    r"коммуникаци\w*|обмен\w*|поддержк\w*|электроэнерги\w*|энерги\w*|времени)|"
+    r"(?:迁移|移植|开发|学习|切换|通信|维护|人力|时间|软件|能耗|电力|电费)(?:的)?成本")
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|пропускн\w* способн\w*|带宽")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
 # "clock speed of the"), a Russian genitive right after its head (nothing but a space between).
@@ -114,7 +121,7 @@ def understand(question: str, lang: str | None, table: FactTable,
     dtype_match = DTYPE.search(text)
     dtype = dtype_match.group(1).upper() if dtype_match else \
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
-    spans = vocabulary.cue_spans(low, lang)
+    spans = _without_work_costs(vocabulary.cue_spans(low, lang), low)
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
     if not cues and dtype and _FAST_WORDS.search(low) and PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]
@@ -197,6 +204,14 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
     last = max(ends.values())
     tied = [a for a in tied if ends[a] == last]
     return next((a for a in tied if has_facts(a)), tied[0])
+
+
+def _without_work_costs(spans: dict[str, list[tuple[int, int]]], low: str) -> dict[str, list[tuple[int, int]]]:
+    """The cue spans less those inside the cost of doing something ("all-reduce cost", "迁移成本", "стоимость
+    миграции"): that is no price of the hardware."""
+    work = [m.span() for m in _WORK_COST.finditer(low)]
+    kept = {a: [(s, e) for s, e in found if not any(ws <= s and e <= we for ws, we in work)] for a, found in spans.items()}
+    return {a: found for a, found in kept.items() if found}
 
 
 def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[str]:
