@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kb.language import HAN, RUSSIAN_LOWER
+from kb.specs.quantities import NUMBER_WORDS
 
 _MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]*"
                            rf"|[{HAN}]{{1,6}}\d[A-Za-z0-9\-]*")  # Latin letters with digits, or Chinese ones: "思元590"
@@ -49,11 +50,11 @@ _COUNT = re.compile(r"(?:\d+x)?\d+(?:\.\d+)?[bmt]", re.IGNORECASE)
 _FACTOR = re.compile(r"\d+(?:\.\d+)?[x×](?:\d+(?:[x×]\d+)*)?", re.IGNORECASE)
 _FACTOR_PREFIX = re.compile(r"\d+[x×](?=[A-Za-z])|\d+-(?=(?-i:[A-Z]))", re.IGNORECASE)  # "8xA100", "8-Gaudi": a count
 # A plain word hyphenated onto a model number describes it: "FP64-heavy", "H100-based", "Trn1-class".
-_DESCRIBING_SUFFIX = re.compile(r"(?<=\d)(?:-[a-z]{3,})+$")
+_DESCRIBING_SUFFIX = re.compile(r"(?:(?<=\d)|(?<=\d[A-Za-z]))(?:-[a-z]{3,})+$")
 # Words that stand before a number without naming it: "the B300", "eight A100s", "than 2 H100".
-_NOT_A_NAME_WORD = {"the", "and", "than", "with", "for", "per", "each", "every", "from", "into", "over", "vs",
-                    "versus", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve",
-                    "sixteen", "many", "more", "less", "about", "some", "all", "both", "any"}
+_NOT_A_NAME_WORD = {*NUMBER_WORDS["en"], "the", "and", "than", "with", "for", "per", "each", "every", "from",
+                    "into", "over", "versus", "many", "more", "less", "about", "some", "all", "both", "any", "these",
+                    "those", "our", "hundred", "hundreds", "dozen", "dozens", "thousand", "thousands", "twenty"}
 _MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|парамет|模型|参数|llm)", re.IGNORECASE)
 _MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
@@ -99,7 +100,7 @@ class CorpusWords:
         key = key.strip("- ")
         if key in self.words or key.replace("-", "").replace(" ", "") in self.words:
             return True
-        if re.fullmatch(r"\S*\ds", key):  # a plural of a model number: "A100s"
+        if re.fullmatch(r"\S*\d[a-z]?s", key):  # a plural of a model number: "A100s", "MI300Xs"
             return self._latin_known(key[:-1])
         # a name of several words is known when every word is ("TPU v5e"), and a word of three
         # letters or more with a generation number when both are ("NVLink4" for "NVLink 4.0")

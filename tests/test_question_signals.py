@@ -84,12 +84,13 @@ def test_factors_and_grids_are_amounts_and_a_factor_on_a_name_counts_it():
     assert _unknown("TPU v5e 比 A100 快2倍吗，便宜30%吗", words, "zh") == []
     assert _unknown("思元590 比 A100 快2倍吗", words, "zh") == ["思元590"]
 
+
 def test_a_count_a_describing_word_or_a_plural_written_onto_a_name_leave_the_name():
-    words = corpus_words(["The B200 and B300, Gaudi and DL1, the A100 and P4d. FP64 math."])
+    words = corpus_words(["The B200 and B300, Gaudi and DL1, the A100 and P4d. FP64 math. H100 and MI300X."])
     assert _unknown("For FP64-heavy simulation work, should I prefer the B300 or the B200?", words) == []
     assert _unknown("Is an 8-Gaudi DL1 instance cheaper per hour than a P4d with eight A100s?", words) == []
-    assert _unknown("an H100-based box or a B300-class one?", words) == ["H100"]  # the name itself still counts
-    assert _unknown("is 8-bit training fine on the B300", words) == ["8-bit"]  # an amount stays whole
+    assert _unknown("an H200-based box or a B300-class one?", words) == ["H200"]  # the name itself still counts
+    assert _unknown("Are eleven H100s faster than MI300Xs or an MI300X-based box?", words) == []
     assert _unknown("the Maia 100s or the B300?", words) == ["Maia 100s"]
 
 

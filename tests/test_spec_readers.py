@@ -131,8 +131,8 @@ def test_an_attribute_the_table_lacks_is_said_so_with_the_passage_that_may_state
     _, none = lookup(table, "What is the die area of the TPU v5e?", "en")
     assert none.missing and not none.unsure and none.answer.text == "The corpus has no die area for Google TPU v5e."
     # SRAM is the fast on-chip memory; the corpus gives the WSE-3's transistors and area, not its SRAM
-    _, sram = lookup(table, "Какой объём встроенной SRAM у Cerebras WSE-3?", "ru")
-    assert sram.missing and not sram.entries
+    query, sram = lookup(table, "Какой объём встроенной SRAM у Cerebras WSE-3?", "ru")
+    assert query.attribute == "fast_onchip_memory" and sram.missing and not sram.entries
     _, transistors = lookup(table, "How many transistors does the Cerebras WSE-3 have?", "en")
     assert [e.value for e in transistors.entries] == [4e12] and "4 trillion" in transistors.answer.text
 
@@ -240,6 +240,18 @@ def test_coverage_counts_the_sentence_cells_of_label_tables_once(project_setting
     assert cells == {"380 INT8 TOPS": "fact", "820 GiB/sec": "fact", "1 TB/sec": "fact"}
     assert not table_statements(article, table)  # the prose reader counts them; the table count does not
     assert ("aws-inferentia2", 380) in {(f.entity, f.value) for f in table.about("aws-inferentia2", "peak_compute")}
+
+
+def test_a_sentence_restating_a_dense_table_figure_is_the_same_entry(table):
+    # the spec table says "dense" BF16, the sentence under it says nothing of sparsity: one statement
+    _, spec = lookup(table, "What is the peak BF16 compute of the A100?", "en")
+    here = [e for e in spec.entries if e.citation.article_id == "ml-engineering-accelerator-specs"]
+    assert len(here) == 1 and here[0].value == 312 and here[0].also
+
+
+def test_an_empty_row_of_a_label_table_is_skipped(vocabulary):
+    facts, _, _, _ = _read(LABEL_TABLE + "| |\n", vocabulary)
+    assert ("aws-trainium3", "memory_capacity", 144) in {(f.entity, f.attribute, f.value) for f in facts}
 
 
 def test_a_sentence_restating_a_table_of_its_article_is_one_entry_that_cites_both(table):

@@ -131,6 +131,11 @@ def test_general_questions_are_not_spec_questions(table):
     assert understand("Trainium2 用 CUDA 编程吗？迁移成本主要在哪？", "zh", table) is None
     assert understand("Какова стоимость миграции с A100 на Trainium?", "ru", table) is None
     assert understand("What does an H100 cost per hour?", "en", table).attribute == "price_per_hour"
+    assert understand("What is the cost of migrating from CUDA to Trainium?", "en", table) is None
+    # a precision with a word for speed asks a figure only when it asks how fast, or compares things
+    assert understand("Does Gaudi2 support FP8 for faster training?", "en", table) is None
+    assert understand("How much does FP8 speed up training on the H100?", "en", table) is None
+    assert understand("How quickly does the H100 do FP8 math?", "en", table).attribute == "peak_compute"
 
 
 def test_answers_are_in_the_question_language_with_sources(table):
@@ -305,3 +310,21 @@ def test_agreement_allows_half_a_last_digit_of_each_figure_in_its_own_unit():
     assert not _agree(fact(0.8, "TB/s", 1), fact(820, "GiB/s", 0))
     assert not _agree(fact(820, "GiB/s", 0), fact(0.8, "TB/s", 1))
     assert not _agree(fact(190, "TFLOPS", 0), fact(191, "TFLOPS", 0))
+
+
+def test_a_comparison_weighs_figures_of_one_kind_against_each_other(table):
+    # one-way and bidirectional ICI figures of both TPUs: one-way against one-way, not a range of both
+    _, spec = lookup(table, "TPU v5e or TPU v5p: which one has more ICI bandwidth per link?", "en")
+    assert spec.answer.higher == "google-tpu-v5p" and spec.answer.text.startswith("Google TPU v5p is higher: 90 GB/s")
+    # a kind named in the question picks it
+    _, both_ways = lookup(table, "TPU v5e or TPU v5p: which has more bidirectional ICI bandwidth per link?", "en")
+    assert "180 GB/s against 90 GB/s" in both_ways.answer.text
+
+
+def test_units_spelled_out_in_words_are_units(table):
+    from kb.specs.units import canonical_unit
+
+    assert [canonical_unit(u) for u in ("petaflops", "Teraflops", "watts", "gigabytes", "megahertz")] == \
+        ["PFLOPS", "TFLOPS", "W", "GB", "MHz"]
+    wse = table.about("cerebras-wse-3", "peak_compute")  # "rated at "125 petaflops of AI compute""
+    assert [(f.value, f.unit) for f in wse] == [(125, "PFLOPS")]

@@ -97,8 +97,9 @@ def _known(fact: Fact, facts: list[Fact]) -> bool:
 
 
 def _restated(fact: Fact, facts: list[Fact]) -> bool:
-    """Whether a prose reading says again, in the same article and words, what a fact already states (a summary
-    table and the sentence under it): it is kept, and the answer shows it as another place of that statement."""
+    """Whether a prose reading says again what a table of its own article states (the same value, unit, data
+    type, basis and variant: a summary table and the sentence under it): it is kept, and the answer shows it as
+    another place of that statement."""
     return any(f.value == fact.value and f.unit == fact.unit and f.dtype == fact.dtype and
                (f.basis or "dense") == (fact.basis or "dense") and f.variant == fact.variant and
                f.entity == fact.entity and f.attribute == fact.attribute and

@@ -73,7 +73,7 @@ def merge_repeats(entries: list[SpecEntry]) -> list[SpecEntry]:
     its prose) becomes one entry whose ``also`` lists the other places."""
     merged: dict[tuple, SpecEntry] = {}
     for e in entries:
-        key = (e.entity, e.attribute, e.status, e.value, e.text, e.unit, e.dtype, e.scope, e.basis, e.variant,
+        key = (e.entity, e.attribute, e.status, e.value, e.text, e.unit, e.dtype, e.scope, e.basis or "dense", e.variant,
                e.citation.article_id)
         first = merged.get(key)
         if first is None:
@@ -139,6 +139,19 @@ def _conflict_text(name: str, facts: list[Fact], lang: str) -> str:
     return TEXTS["conflict"][lang].format(a=name, values=values)
 
 
+def _like_with_like(fa: list[Fact], fb: list[Fact], a: str, b: str) -> dict[str, list[Fact]]:
+    """Both sides' figures of one basis when each side has figures of several ("one-way" and "bidirectional"
+    ICI bandwidth): the first basis of the first side that the other side has too."""
+    def basis(f: Fact) -> str:
+        return f.basis or "dense"
+    bases_b = {basis(f) for f in fb if f.is_number}
+    common = [basis(f) for f in fa if f.is_number and basis(f) in bases_b]
+    if not common or len({basis(f) for f in fa + fb if f.is_number}) == 1:
+        return {}
+    return {a: [f for f in fa if not f.is_number or basis(f) == common[0]],
+            b: [f for f in fb if not f.is_number or basis(f) == common[0]]}
+
+
 def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]], lang: str) -> ComparisonAnswer:
     names = {e: table.vocabulary.entities[e].display_name(lang) for e in per_entity}
     label = table.vocabulary.attributes[query.attribute].label(lang)
@@ -151,6 +164,7 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
         return ComparisonAnswer(kind="comparison", attribute=query.attribute, entities=tuple(ids), lang=lang,
                                 text=text, **fields)
 
+    per_entity = {**per_entity, **_like_with_like(per_entity[a], per_entity[b], a, b)}
     for e in ids:
         if not any(f.is_number for f in per_entity[e]):
             related = table.relation_between(a, b, query.attribute)

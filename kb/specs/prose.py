@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from kb.markdown import parse_article
 from kb.models import Article
@@ -38,7 +39,7 @@ from kb.specs.clauses import COMPARED, SUBJECT_KINDS, WINDOW, clause, hourly_ins
 from kb.specs.model import Fact, FactSource
 from kb.specs.quantities import Quantity, quantities
 from kb.specs.relations import RELATIONS, Relation, read_relation
-from kb.specs.tables import DTYPE, file_line, label_text
+from kb.specs.tables import DTYPE, dtype_name, file_line, label_text
 from kb.specs.units import UNITS, convert, rebase
 from kb.specs.vocabulary import Mention, Vocabulary
 from kb.tables import PROSE_CELL_WORDS, Table
@@ -215,7 +216,8 @@ def _subject_of(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> s
 
 def _item_term(body: str, block_start: int, at: int) -> str:
     """The term a list item defines ("* **VMEM** (Vector Memory) is an on-chip scratchpad ..."), for a sentence
-    of that item: what its figures are about when no cue beside them says."""
+    that starts on the item's first line (a hard-wrapped item's later lines get none): what its figures are
+    about when no cue beside them says."""
     line = body.rfind("\n", block_start, at) + 1 or block_start
     m = ITEM_TERM.match(body, max(line, block_start))
     return m.group(1).strip() if m else ""
@@ -236,7 +238,7 @@ class _Reading:
 
     article: Article
     vocabulary: Vocabulary
-    corpus_dir: object
+    corpus_dir: Path
     facts: list[Fact] = field(default_factory=list)
     candidates: list[Fact] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
@@ -321,13 +323,16 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
             carried, lead_in, section = None, False, block.section_index
         anchor = sections[block.section_index].anchor
         if block.kind == "table" and block.table and label_table(block.table, vocabulary):
-            lead = (carried[0], 0) if carried and lead_in else None
+            lead = carried[0] if carried and lead_in else None
             for row in block.table.rows:
+                if len(row.cells) < 2 or not row.quotable():
+                    continue
                 label, cell = label_text(row.cells[0].text), row.cells[1]
                 for s, e in sentence_spans(body, cell.start, cell.end):
                     norm = normalize_for_matching(body[s:e])
                     if len(norm) == e - s:
-                        reading.sentence(s, e, vocabulary.mentions(norm), lead and (lead[0], s), True, anchor, label)
+                        reading.sentence(s, e, vocabulary.mentions(norm), (lead, s) if lead else None, True, anchor,
+                                         label)
         if block.kind != "prose":
             carried, lead_in = None, False
             continue
@@ -369,7 +374,8 @@ def _fact(entity: str, attribute: str, q: Quantity, text: str, article: Article,
     dtype = None
     if UNITS[target].dimension == "ops/s":  # the formats written with the number ("190 FP16/BF16 TFLOPS"), else
         written = DTYPE.findall(q.unit_text)  # the first one of its clause
-        dtype = "/".join(written).upper() if written else ((m := DTYPE.search(text[left:right])) and m.group(1).upper())
+        dtype = "/".join(map(dtype_name, written)) if written else \
+            ((m := DTYPE.search(text[left:right])) and dtype_name(m.group(1)))
     basis = None
     if UNITS[target].dimension == "ops/s":
         basis = "sparse" if SPARSE.search(text[left:right]) else ("measured" if MEASURED.search(text[left:right]) else None)

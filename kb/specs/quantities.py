@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from kb.language import HAN
-from kb.specs.units import UNITS, canonical_unit, numbers_in
+from kb.specs.units import PRECISIONS, UNITS, canonical_unit, numbers_in
 
 NUMBER_WORDS = {
     "en": {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -52,8 +52,7 @@ _APPROX = re.compile(r"(?:~|≈|about|roughly|around|approximately|пример�
 _AT_MOST = re.compile(r"(?:up to|at most|до|最多|高达)\s*$", re.IGNORECASE)
 _AT_LEAST = re.compile(r"(?:more than|over|at least|более|свыше|超过|至少)\s*$", re.IGNORECASE)
 # Number formats written between a number and its rate: "380 INT8 TOPS", "2,563 FP8/FP16 sparse TFLOPS".
-_PRECISION = re.compile(r"\s?(?:(?:c?fp\d+|bf16|tf32|int\d+|mxfp\d+|nvfp\d+)(?:/|\s+))+(?:sparse\s+|dense\s+)?",
-                        re.IGNORECASE)
+_PRECISION = re.compile(r"\s?(?:(?:" + PRECISIONS + r")(?:/|\s+))+(?:sparse\s+|dense\s+)?", re.IGNORECASE)
 _HOURLY = re.compile(r"per hour|an hour|hourly|/h(?:ou)?r\b|в час|/ч\b|每小时|一小时", re.IGNORECASE)
 
 

@@ -57,14 +57,16 @@ _UNIT_WORDS = {
 # count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
 _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|скорост\w*|как быстро|насколько быстр\w*|"
                          r"多快|速度|速率")
-# "Faster at FP8", "how fast in BF16": with a precision named and no other cue, the question asks for the
-# peak compute in that precision (the one attribute given per data type).
-_FAST_WORDS = re.compile(r"\bfast(?:er|est)?\b|\bquick(?:er|est)?\b|\bspeed\b|быстр\w*|скорост\w*|快|速度")
+# "Which is faster at FP8", "how fast in BF16": with a precision named, a word that asks how fast and no other cue,
+# the question asks for the peak compute in that precision (the one attribute given per data type).
+_FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
+                         r"как быстро|(?<![а-яё])быстре\w*|самы\w* быстр\w*|多快|速度|更快|最快|哪个快|谁快")
 PER_PRECISION = "peak_compute"
 # The cost of doing something (migrating, porting, communicating, powering) is not the hardware's price.
 _WORK_COST = re.compile(
     r"\b(?:migration|migrating|porting|engineering|development|switching|learning|communication|all-?reduce|"
-    r"collective|networking|energy|power|electricity|maintenance|software|labou?r|opportunity|time)[- ]costs?\b|"
+    r"collective|networking|energy|power|electricity|maintenance|software|labou?r|opportunity)[- ]costs?\b|"
+    r"\bcosts? of (?:migrating|moving|porting|switching|rewriting|learning|communication|maintaining)\b|"
     r"(?:стоимост\w*|затрат\w*|издержк\w*)\s+(?:на\s+)?(?:миграци\w*|перенос\w*|переход\w*|разработк\w*|"
     r"коммуникаци\w*|обмен\w*|поддержк\w*|электроэнерги\w*|энерги\w*|времени)|"
     r"(?:迁移|移植|开发|学习|切换|通信|维护|人力|时间|软件|能耗|电力|电费)(?:的)?成本")
@@ -82,8 +84,10 @@ _PRECISION_WORDS = {
     "FP32": re.compile(r"\bsingle[- ]precision\b|одинарн\w* точност\w*|单精度"),
     "FP16": re.compile(r"\bhalf[- ]precision\b|половинн\w* точност\w*|半精度"),
 }
-# The unit a figure is of ("Matrix FP8" against "Vector FP8" rows of a spec table).
-_BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "vector": r"\bvector\b|векторн\w*|向量"}
+# The kind of figure ("Matrix FP8" against "Vector FP8" rows of a spec table, one-way against bidirectional).
+_BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "vector": r"\bvector\b|векторн\w*|向量",
+                "one-way": r"\bone[- ]way\b|\bunidirectional\b|однонаправлен\w*|в одну сторону|单向",
+                "bidirectional": r"\bbi-?directional\b|\btwo[- ]way\b|двунаправлен\w*|в обе стороны|双向"}
 _SCOPE_WORDS = {
     "per_gcd": r"\bgcds?\b",
     "per_instance": r"\binstances?\b|инстанс\w*|实例",
@@ -123,7 +127,11 @@ def understand(question: str, lang: str | None, table: FactTable,
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
     spans = _without_work_costs(vocabulary.cue_spans(low, lang), low)
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
-    if not cues and dtype and _FAST_WORDS.search(low) and PER_PRECISION in vocabulary.attributes:
+    # a comparative asks how fast only of things compared ("FP8 for faster training" asks no figure)
+    fast = _FAST_WORDS.search(low)
+    if fast and re.fullmatch(r"(?:fast|quick)er|быстре\w*|更快", fast.group(0)) and len(entities) < 2:
+        fast = None
+    if not cues and dtype and fast and PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]
     if not cues:
         return None

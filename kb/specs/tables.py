@@ -23,12 +23,12 @@ from kb.errors import SpecError
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.specs.model import Fact, FactSource
-from kb.specs.units import UNITS, canonical_unit, numbers_in, rebase
+from kb.specs.units import PRECISIONS, UNITS, canonical_unit, numbers_in, rebase
 from kb.specs.vocabulary import Vocabulary, load_yaml_items, validated
 from kb.tables import Table
 
 TABLES_FILE = "tables.yaml"
-DTYPE = re.compile(r"(?<![A-Za-z0-9])(c?fp64|c?fp32|tf32|c?fp16|bf16|mxfp8|mxfp4|nvfp4|c?fp8|fp6|fp4|int8)"
+DTYPE = re.compile(r"(?<![A-Za-z0-9])(" + PRECISIONS + ")"
                    r"(?![A-Za-z0-9])", re.IGNORECASE)
 _VENDORS = re.compile(r"\b(?:NVIDIA|AMD|Intel|Google|AWS|Amazon|Huawei)\b")
 _UNSUPPORTED = {"x", "not applicable", "n/a", "—", "-", "–"}
@@ -64,6 +64,12 @@ class ArticleTable:
     table: Table
     anchor: str
     header_line: str  # the header row, whitespace runs collapsed: what a row's numbers mean
+
+
+def dtype_name(written: str) -> str:
+    """A number format as the vendors print it: "BF16", "FP8", "cFP8" (AWS's configurable FP8 keeps its c)."""
+    upper = written.upper()
+    return "c" + upper[1:] if upper.startswith("CFP") else upper
 
 
 def tables_in(article: Article) -> list[ArticleTable]:
@@ -243,7 +249,7 @@ def _read_table(reading: TableReading, located: ArticleTable, article: Article, 
             entity=entity, attribute=attribute, status=parsed.status, value=value, text=parsed.text,
             unit=unit if parsed.status == "value" or parsed.unit or spec.unit else "",
             decimals=decimals, value_text=cell.text, approx=parsed.approx, bound=parsed.bound,
-            dtype="/".join(d.upper() for d in dtype_found) or defaults.dtype or reading.dtype,
+            dtype="/".join(dtype_name(d) for d in dtype_found) or defaults.dtype or reading.dtype,
             scope=defaults.scope or reading.scope, basis=basis, variant=variant,
             note=defaults.note or reading.note or parsed.detail,
             as_of=reading.as_of or article.meta.as_of or article.meta.published,

@@ -16,6 +16,9 @@ import math
 import re
 from dataclasses import dataclass
 
+# The number formats a compute figure is given in, as a regex alternation (longest spellings first).
+PRECISIONS = r"c?fp64|c?fp32|tf32|c?fp16|bf16|mxfp8|mxfp4|nvfp4|c?fp8|fp6|fp4|int8"
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -52,6 +55,10 @@ _SPELLINGS = {
     "TFLOP": "TFLOPS", "TFLOPs": "TFLOPS", "TFLOPs/s": "TFLOPS", "FLOPs/s": "FLOPS", "FLOPS/s": "FLOPS",
     "PFLOP": "PFLOPS", "PFLOPs": "PFLOPS", "T": "TFLOPS", "mm2": "mm²", "kb": "kB", "KB": "kB",
     "TB per second": "TB/s", "GB per second": "GB/s", "GB / second": "GB/s",
+    # units spelled out in words
+    "gigaflops": "GFLOPS", "teraflops": "TFLOPS", "petaflops": "PFLOPS", "teraflop": "TFLOPS", "petaflop": "PFLOPS",
+    "megabytes": "MB", "gigabytes": "GB", "terabytes": "TB", "megahertz": "MHz", "gigahertz": "GHz",
+    "watts": "W", "nanometers": "nm", "nanometres": "nm",
 }
 _FOLDED = {k.lower(): v for k, v in {**{u: u for u in UNITS if u}, **_SPELLINGS}.items()
            if not re.search(r"[bB]ps$|^[kMGT]?[bB]$|/s$|ec$", k)}
