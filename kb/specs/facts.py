@@ -101,7 +101,7 @@ def _restated(fact: Fact, facts: list[Fact]) -> bool:
     type, basis and variant: a summary table and the sentence under it): it is kept, and the answer shows it as
     another place of that statement."""
     return any(f.value == fact.value and f.unit == fact.unit and f.dtype == fact.dtype and
-               (f.basis or "dense") == (fact.basis or "dense") and f.variant == fact.variant and
+               f.plain_basis == fact.plain_basis and f.variant == fact.variant and
                f.entity == fact.entity and f.attribute == fact.attribute and
                f.source.article_id == fact.source.article_id and f.source.origin == "table" for f in facts)
 

@@ -101,9 +101,13 @@ class Fact(Frozen):
     def dtypes(self) -> frozenset[str]:
         return frozenset(d.lower() for d in (self.dtype or "").split("/") if d)
 
+    @property
+    def plain_basis(self) -> str:
+        """The basis, "dense" when unsaid: a plain figure; sparse, matrix, measured ... are other quantities."""
+        return self.basis or "dense"
+
     def same_subject(self, other: Fact) -> bool:
         """Whether two facts describe the same quantity, so that different values are a disagreement."""
-        # A basis left unsaid is the plain (dense) figure; sparse, matrix, measured ... are other quantities.
-        return (self.entity, self.attribute, self.scope, self.variant, self.basis or "dense") == \
-            (other.entity, other.attribute, other.scope, other.variant, other.basis or "dense") and \
+        return (self.entity, self.attribute, self.scope, self.variant, self.plain_basis) == \
+            (other.entity, other.attribute, other.scope, other.variant, other.plain_basis) and \
             (self.dtypes == other.dtypes or bool(self.dtypes & other.dtypes))

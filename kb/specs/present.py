@@ -142,14 +142,12 @@ def _conflict_text(name: str, facts: list[Fact], lang: str) -> str:
 def _like_with_like(fa: list[Fact], fb: list[Fact], a: str, b: str) -> dict[str, list[Fact]]:
     """Both sides' figures of one basis when each side has figures of several ("one-way" and "bidirectional"
     ICI bandwidth): the first basis of the first side that the other side has too."""
-    def basis(f: Fact) -> str:
-        return f.basis or "dense"
-    bases_b = {basis(f) for f in fb if f.is_number}
-    common = [basis(f) for f in fa if f.is_number and basis(f) in bases_b]
-    if not common or len({basis(f) for f in fa + fb if f.is_number}) == 1:
+    bases_b = {f.plain_basis for f in fb if f.is_number}
+    common = [f.plain_basis for f in fa if f.is_number and f.plain_basis in bases_b]
+    if not common or len({f.plain_basis for f in fa + fb if f.is_number}) == 1:
         return {}
-    return {a: [f for f in fa if not f.is_number or basis(f) == common[0]],
-            b: [f for f in fb if not f.is_number or basis(f) == common[0]]}
+    return {a: [f for f in fa if not f.is_number or f.plain_basis == common[0]],
+            b: [f for f in fb if not f.is_number or f.plain_basis == common[0]]}
 
 
 def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]], lang: str) -> ComparisonAnswer:

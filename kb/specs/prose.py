@@ -85,6 +85,15 @@ class Statement:
     reason: str
 
 
+def _measured_in(attr, dimension: str | None) -> bool:
+    return attr.unit in UNITS and UNITS[attr.unit].dimension == dimension
+
+
+def _patterns(attr, lang: str) -> tuple[str, ...]:
+    """What names an attribute in a text: its table-header patterns and its question cues."""
+    return (*attr.headers, *attr.cues.get("en", ()), *attr.cues.get(lang, ()))
+
+
 def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
           mentions: list[Mention] = ()) -> list[tuple[int, str]]:
     """(distance, attribute) of every attribute of the quantity's dimension cued near it, nearest first: by a
@@ -95,10 +104,9 @@ def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
     window = text[lo:hi].lower()
     found: dict[str, int] = {}
     for attr in vocabulary.attributes.values():
-        if attr.unit not in UNITS or UNITS[attr.unit].dimension != dimension:
+        if not _measured_in(attr, dimension):
             continue
-        patterns = [*attr.headers, *attr.cues.get("en", ()), *attr.cues.get(lang, ())]
-        for pattern in patterns:
+        for pattern in _patterns(attr, lang):
             for m in re.finditer(pattern.lstrip("^"), window):
                 at = lo + m.start()
                 distance = q.start - (lo + m.end()) if at < q.start else at - q.end
@@ -125,7 +133,7 @@ def _attribute(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
     if q.unit not in UNITS:
         return None, f"money without a period ({q.unit})"
     dimension = UNITS[q.unit].dimension
-    of_dimension = [a.id for a in vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension == dimension]
+    of_dimension = [a.id for a in vocabulary.attributes.values() if _measured_in(a, dimension)]
     if not of_dimension:
         return None, f"no attribute is measured in {q.unit}"
     cued = _cued(text, q, vocabulary, lang, mentions)
@@ -149,19 +157,12 @@ def _labelled(label: str, dimension: str, vocabulary: Vocabulary, lang: str) -> 
     chip-to-chip bandwidth): by a header pattern or cue, else as the rate or size sibling of an attribute it names
     ("Device Memory" beside a bandwidth is the memory's bandwidth)."""
     text = label.lower()
-
-    def names(attr) -> bool:
-        return any(re.search(p, text) for p in (*attr.headers, *attr.cues.get("en", ()), *attr.cues.get(lang, ())))
-
-    def of_dimension(attr) -> bool:
-        return attr.unit in UNITS and UNITS[attr.unit].dimension == dimension
-
-    named = [a for a in vocabulary.attributes.values() if names(a)]
-    direct = [a.id for a in named if of_dimension(a)]
+    named = [a for a in vocabulary.attributes.values() if any(re.search(p, text) for p in _patterns(a, lang))]
+    direct = [a.id for a in named if _measured_in(a, dimension)]
     if direct:
         return direct
     kinds = {k for a in named for k in a.named_by}
-    return [a.id for a in vocabulary.attributes.values() if of_dimension(a) and kinds & set(a.named_by)]
+    return [a.id for a in vocabulary.attributes.values() if _measured_in(a, dimension) and kinds & set(a.named_by)]
 
 
 def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary) -> tuple[str | None, str]:
