@@ -121,7 +121,7 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     vocabulary = index.facts.vocabulary
     attribute = vocabulary.attributes[query.attribute]
     dimension = UNITS[attribute.unit].dimension if attribute.unit in UNITS else attribute.unit
-    cue = _cue_pattern(tuple(attribute.headers) + tuple(p for ps in attribute.cues.values() for p in ps))
+    cue = _cue_pattern(tuple(attribute.headers) + attribute.cue_patterns(*attribute.cues))
     wanted = set(query.entities) | {r for e in query.entities for r in index.facts.related(e)}
     for pos, hit in enumerate(hits[:ANSWER_FROM_TOP]):
         chunk = hit.chunk
@@ -136,7 +136,8 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
             text = chunk.span_text(start, end)
             normed = normalize_for_matching(text)
             # a sentence about another entity ("H100: 132 SM") states nothing about the one asked
-            own = {m.entity for m in vocabulary.mentions(normed) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS}
+            own = {m.entity for m in vocabulary.mentions(normed) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
+                   and not COMPARED.search(normed[max(0, m.start - 16):m.start])}
             if own and not own & wanted:
                 continue
             if cue.search(normed.lower()) and any(
@@ -183,6 +184,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     """The answer to one question; ``observe(stage, seconds)`` hears how long retrieval and composition took."""
     started = time.perf_counter()
     index = retriever.index
+    asked, question = question, index.facts.vocabulary.mend_names(question, index.words.words)  # "trainum3"
     scores = retriever.score(question, mode)
     query, spec = lookup(index.facts, question, scores.lang, index.words.words)
     # The passages holding a spec answer's facts are its evidence: they lead the citations.
@@ -232,7 +234,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         observe("retrieve", retrieved - started)
         observe("compose", time.perf_counter() - retrieved)
     return AskResponse(
-        question=question, lang=scores.lang, mode=mode or retriever.mode, answerable=reason is None,
+        question=asked, lang=scores.lang, mode=mode or retriever.mode, answerable=reason is None,
         abstain_reason=reason, unknown_names=tuple(n.text for n in unknown),
         evidence_score=round(scores.evidence, 4) if hits else None,
         domain_score=round(scores.domain, 4) if scores.domain is not None else None, answer=answer, citations=tuple(citations),

@@ -8,7 +8,9 @@ no space needed; English and Russian end at . ! ? … followed by space and a
 capital, digit, quote or bracket, unless the word before the dot is a
 known abbreviation; a dot between digits ("13.11") never ends a sentence.
 A blank line always ends one: a figure caption or a heading without a full
-stop is not the start of the next paragraph.
+stop is not the start of the next paragraph. So does a line that starts a
+list item ("- ", "* ", "2. "): an item without a full stop is not the start
+of the next item.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 
 from kb.language import HAN, is_han
 
-SENTENCE_RULES = 2  # bump when the rules change: chunks and sentence spans depend on them
+SENTENCE_RULES = 3  # bump when the rules change: chunks and sentence spans depend on them
 
 _ABBREVIATIONS = {
     # English
@@ -48,7 +50,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         # A full-width mark ends a sentence; an ASCII !/? only after Chinese text.
         if match.group(0)[0] in "。！？；" or (prev and is_han(prev)):
             cuts.add(match.end())
-    for match in re.finditer(r"\n[ \t]*\n", text[start:end]):
+    for match in re.finditer(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t])", text[start:end]):
         cuts.add(start + match.start())
     for match in _LATIN_END.finditer(text, start, end):
         if match.group(0).startswith(".") and _is_abbreviation(text, match.start()):

@@ -101,6 +101,13 @@ def test_a_passage_that_states_what_the_table_lacks_answers_instead_of_a_decline
     # a question comparing the two is answered by that sentence: it states the relation asked for
     compared = client.post("/v1/ask", json={"question": "Which has more compute units, the MI300X or the MI250X?"}).json()
     assert compared["answerable"] and "40% more than MI250X" in compared["answer"]["text"]
+    # a misspelled product name is mended before anything else reads the question, and kept as asked
+    typo = client.post("/v1/ask", json={"question": "how many NeuronCores does a trainum3 chip have?"}).json()
+    assert typo["answerable"] and typo["question"].startswith("how many NeuronCores does a trainum3")
+    assert typo["spec_answer"] and "aws-trainium3" in json.dumps(typo["spec_answer"])
+    # a passage about the series a chip belongs to speaks for the chip (the MI300 series' XCD for the MI300X)
+    series = client.post("/v1/ask", json={"question": "What size is the L2 cache of one XCD in the MI300X?"}).json()
+    assert series["answerable"] and "4MB of L2 cache" in series["answer"]["text"]
 
 
 def test_a_value_read_after_its_entity_is_quoted_from_its_own_sentence(client):

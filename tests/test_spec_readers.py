@@ -271,3 +271,40 @@ def test_the_term_a_list_item_defines_names_the_attribute_of_its_figures(vocabul
     assert ("google-tpu-v5e", "fast_onchip_memory", 128, "MiB") in {(f.entity, f.attribute, f.value, f.unit) for f in facts}
     # an item with no term: the bare size stays a guess for curators
     assert [(c.attribute, c.value) for c in candidates] == [("memory_capacity", 96)]
+
+
+def test_a_figure_stated_for_a_part_of_the_chip_is_per_that_part(table, vocabulary):
+    facts, candidates, _, _ = _read("The MI250 GCD has 104 active CUs. AMD Instinct MI250 GPUs offer 1.6 TB/sec of "
+                                    "memory bandwidth per GCD and 3.2 TB/sec for both GCDs together. "
+                                    "Its bandwidth is 3.2 TB/sec (1.6 TB/sec per GCD).\n", vocabulary)
+    scopes = {(f.attribute, f.value): f.scope for f in facts + candidates}
+    assert scopes[("compute_units", 104)] == "per_gcd" and scopes[("memory_bandwidth", 1.6)] == "per_gcd"
+    assert scopes[("memory_bandwidth", 3.2)] is None  # the plural is the whole chip: its default scope comes later
+    # a question naming the part gets the part's figure; one about the chip reads the whole chip's first
+    _, gcd = lookup(table, "How many CUs does each MI250 GCD have?", "en")
+    assert [(e.value, e.scope) for e in gcd.entries] == [(104, "per_gcd")]
+    _, zh = lookup(table, "MI250 每个 GCD 有多少 CU？", "zh")
+    assert [(e.value, e.scope) for e in zh.entries] == [(104, "per_gcd")]
+    _, chip = lookup(table, "How many compute units does the MI250 have?", "en")
+    assert chip.entries[0].scope == "per_chip" and chip.entries[0].value == 208
+
+
+def test_a_series_speaks_for_its_members_but_not_the_other_way(table):
+    assert "amd-mi300" in table.related("amd-mi300x") and "amd-mi300x" not in table.related("amd-mi300")
+    query, _ = lookup(table, "какой L2 кеш на один XCD в MI300", "ru")
+    assert query.entities == ("amd-mi300",) and query.scopes == ("per_xcd",) and query.attribute == "l2_cache"
+
+
+def test_a_figure_after_a_possessive_is_its_owners_and_keeps_the_precision_named_before_it(vocabulary):
+    facts, candidates, _, _ = _read("Worth knowing that B300 cut FP64 hard - 10TFLOPS against B200's 296TFLOPS per the "
+                                    "same table.\n", vocabulary)
+    found = {(f.entity, f.value, f.dtype) for f in facts + candidates}
+    assert {("nvidia-b300-sxm", 10, "FP64"), ("nvidia-b200-sxm", 296, "FP64")} <= found
+
+
+def test_a_figure_of_a_system_built_of_a_chip_is_not_the_chips(vocabulary):
+    facts, candidates, _, statements = _read("- B200 - official HGX B200 platform specs published (144PFLOPS FP4 sparse, "
+                                             "1.4TB total memory)\n- H100 has 80 GB of HBM3.\n", vocabulary)
+    assert not [f for f in facts + candidates if f.entity == "nvidia-b200-sxm"]
+    assert any("system built of the chip" in s.reason for s in statements if s.quantity == "144PFLOPS")
+    assert ("nvidia-h100-sxm", "memory_capacity", 80) in {(f.entity, f.attribute, f.value) for f in facts}

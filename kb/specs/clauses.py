@@ -12,6 +12,43 @@ SUBJECT_KINDS = ("chip", "instance", "system")  # memory types and interconnects
 # the other side of a comparison is never what a figure is about
 COMPARED = re.compile(r"(?:than|compared (?:to|with)|versus|vs\.?|against|чем|比|相比)\s*(?:the\s+|an?\s+)?$", re.IGNORECASE)
 
+# Parts of a chip that a figure may be stated for ("the MI250 GCD has 104 active CUs", "1.6 TB/sec per GCD"):
+# such a figure is per part, not per chip. Plurals ("both GCDs together") are totals.
+PARTS = {"per_gcd": r"gcd|graphics compute die", "per_xcd": r"xcd|accelerator complex die"}
+_PART_BEFORE = {scope: re.compile(rf"(?<![A-Za-z0-9])(?:{words})(?![A-Za-z0-9])", re.IGNORECASE)
+                for scope, words in PARTS.items()}
+_PART_AFTER = {scope: re.compile(rf"(?:\bper|\beach|/|на (?:один |каждый )?|每个?)\s*(?:{words})(?![A-Za-z0-9])",
+                                 re.IGNORECASE) for scope, words in PARTS.items()}
+
+
+def part_scope(text: str, start: int, end: int) -> str | None:
+    """The part of a chip the figure ``text[start:end]`` is stated for: one its clause names after it ("1.6
+    TB/sec of bandwidth per GCD"), or one named in its clause before it, in the singular ("The MI250 GCD has")."""
+    left, right = clause(text, start, end)
+    for scope in PARTS:
+        after = _PART_AFTER[scope].search(text, end, right)
+        if after and re.search(r"\d", text[end:after.start()]):
+            after = None  # "3.2 TB/sec (1.6 TB/sec per GCD)": the part is the nearer figure's
+        if after or _PART_BEFORE[scope].search(text, left, start):
+            return scope
+    return None
+
+# the chip a system is built of ("HGX B200 platform", "DGX H100") is not what the system's figures are about
+_BUILT_BEFORE = re.compile(r"\b(?:HGX|DGX)[\s-]*$", re.IGNORECASE)
+_BUILT_AFTER = re.compile(r"[\s-]*(?:platforms?|systems?|servers?|nodes?|boxes|box|supernodes?|clusters?|pods?)\b",
+                          re.IGNORECASE)
+
+
+def built_into(text: str, start: int, end: int) -> bool:
+    """Whether the name ``text[start:end]`` is that of the chip a system is built of ("HGX B200 platform")."""
+    return bool(_BUILT_BEFORE.search(text[max(0, start - 8):start]) or _BUILT_AFTER.match(text, end))
+
+
+def beside(text: str, start: int, end: int) -> bool:
+    """Whether the name ``text[start:end]`` is named beside what a figure is about rather than as it: the
+    other side of a comparison ("than P4d"), or the chip a system is built of."""
+    return bool(COMPARED.search(text[max(0, start - 16):start])) or built_into(text, start, end)
+
 
 def clause(text: str, start: int, end: int) -> tuple[int, int]:
     """The span of the clause of ``text`` that holds ``text[start:end]``."""

@@ -200,11 +200,12 @@ class FactTable:
         return next((r for r in self.relations if r.attribute == attribute and {r.subject, r.object} == {a, b}), None)
 
     def related(self, entity: str) -> list[str]:
-        """Instances and systems built of a chip, or the chip an instance is built of."""
+        """Instances and systems built of a chip, or the chip an instance is built of; then the series a chip
+        belongs to (never the other way: a series' members differ in their totals)."""
         e = self.vocabulary.entities[entity]
         out = [e.parts.chip] if e.parts else []
         out += [x.id for x in self.vocabulary.entities.values() if x.parts and x.parts.chip == entity]
-        return out
+        return out + ([e.family] if e.family else [])
 
     def resolve_entity(self, name: str) -> str | None:
         if name in self.vocabulary.entities:

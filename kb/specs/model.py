@@ -33,9 +33,33 @@ class Entity(Frozen):
     aliases: tuple[str, ...] = ()
     names: dict[str, str] = {}
     parts: Parts | None = None
+    # the series a chip belongs to ("MI300X" of "MI300 series"): what the corpus says of the series as a whole
+    # (its XCD, per-part figures) answers for the member where the member has no figure of its own
+    family: str | None = None
 
     def display_name(self, lang: str) -> str:
         return self.names.get(lang, self.name)
+
+
+def loose_hyphens(pattern: str) -> str:
+    """A cue pattern in which a hyphen between two words also matches a space or nothing: people write
+    "chip-to-chip", "chip to chip" and "on chip" alike. Hyphens in character classes, escaped ones and
+    those already optional ("inter-?chip") are left as written."""
+    out, depth, i = [], 0, 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        depth += ch == "[" and not depth
+        if ch == "]" and depth:
+            depth = 0
+        loose = (ch == "-" and not depth and 0 < i < len(pattern) - 1 and pattern[i - 1].isalnum()
+                 and pattern[i + 1].isalnum())
+        out.append(r"[-\s]?" if loose else ch)
+        i += 1
+    return "".join(out)
 
 
 class Attribute(Frozen):
@@ -52,6 +76,10 @@ class Attribute(Frozen):
 
     def label(self, lang: str) -> str:
         return self.labels.get(lang, self.labels["en"])
+
+    def cue_patterns(self, *langs: str) -> tuple[str, ...]:
+        """The cues of these languages as they are matched (hyphens loosened), in the order written."""
+        return tuple(loose_hyphens(c) for lang in dict.fromkeys(langs) for c in self.cues.get(lang, ()))
 
 
 class FactSource(Frozen):

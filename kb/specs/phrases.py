@@ -11,6 +11,7 @@ SCOPES = {
     "per_instance": {"en": "per instance", "ru": "на инстанс", "zh": "每实例"},
     "per_system": {"en": "per system", "ru": "на систему", "zh": "每系统"},
     "per_gcd": {"en": "per GCD", "ru": "на GCD", "zh": "每个 GCD"},
+    "per_xcd": {"en": "per XCD", "ru": "на XCD", "zh": "每个 XCD"},
     "per_node": {"en": "per node", "ru": "на узел", "zh": "每节点"},
 }
 BASES = {

@@ -21,6 +21,7 @@ from kb.response import (
     SpecSource,
     SuperlativeAnswer,
 )
+from kb.specs.clauses import PARTS
 from kb.specs.facts import FactTable
 from kb.specs.model import Fact, FactSource
 from kb.specs.phrases import (
@@ -106,6 +107,8 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
         facts = preferred or facts
     if query.scopes and any(f.scope in query.scopes for f in facts):
         facts = [f for f in facts if f.scope in query.scopes]
+    elif not query.scopes:  # a question about the chip reads the whole chip's figure before a part's ("per GCD")
+        facts = sorted(facts, key=lambda f: f.scope in PARTS)
     if query.basis and any(f.basis == query.basis for f in facts):
         facts = [f for f in facts if f.basis == query.basis]
     if not query.sparse and any(f.basis != "sparse" for f in facts):

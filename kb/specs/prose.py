@@ -35,7 +35,7 @@ from pathlib import Path
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.sentences import sentence_spans
-from kb.specs.clauses import COMPARED, SUBJECT_KINDS, WINDOW, clause, hourly_instance
+from kb.specs.clauses import SUBJECT_KINDS, WINDOW, beside, built_into, clause, hourly_instance, part_scope
 from kb.specs.model import Fact, FactSource
 from kb.specs.quantities import Quantity, quantities
 from kb.specs.relations import RELATIONS, Relation, read_relation
@@ -46,6 +46,7 @@ from kb.tables import PROSE_CELL_WORDS, Table
 from kb.textnorm import normalize_for_matching
 
 EACH = re.compile(r"\b(?:each|every)\b|(?<![а-яё])кажд\w*|每", re.IGNORECASE)
+POSSESSIVE = re.compile(r"['’]s\s*")  # "B200's 296TFLOPS"
 OPENING = " *_`([#>-"  # what may stand before a sentence's first word (Markdown marks, a bracket)
 NEAR = 40  # an entity named this close before a number, alone in the clause, is what the number is about
 COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda cores": "cuda_cores",
@@ -91,7 +92,7 @@ def _measured_in(attr, dimension: str | None) -> bool:
 
 def _patterns(attr, lang: str) -> tuple[str, ...]:
     """What names an attribute in a text: its table-header patterns and its question cues."""
-    return (*attr.headers, *attr.cues.get("en", ()), *attr.cues.get(lang, ()))
+    return (*attr.headers, *attr.cue_patterns("en", lang))
 
 
 def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
@@ -167,8 +168,15 @@ def _labelled(label: str, dimension: str, vocabulary: Vocabulary, lang: str) -> 
 
 def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary) -> tuple[str | None, str]:
     """The entity a quantity is about, and a doubt ("" when there is none)."""
+    owner = next((m for m in mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
+                  and POSSESSIVE.fullmatch(text, m.end, q.start)), None)
+    if owner is not None:  # "10TFLOPS against B200's 296TFLOPS": the figure right after a possessive is its
+        return owner.entity, ""
+    nearest = max((m for m in mentions if m.end <= q.start), key=lambda m: m.end, default=None)
+    if nearest is not None and built_into(text, nearest.start, nearest.end):
+        return None, "a figure of a system built of the chip (\"HGX B200 platform\"), not of the chip"
     subjects = [m for m in mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
-                and not COMPARED.search(text[max(0, m.start - 16):m.start])]
+                and not beside(text, m.start, m.end)]
     if q.counted == "chips":  # "16 Trainium2 chips": the chip is what is counted, not what has them
         counted = [m for m in subjects if q.end - len(q.unit_text) <= m.start < q.end]
         subjects = [m for m in subjects if m not in counted and vocabulary.entities[m.entity].kind != "chip"]
@@ -206,7 +214,7 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
 def _subjects(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> set[str]:
     """The entities a sentence may be about: those of a subject kind, not on the far side of a comparison."""
     return {m.entity for m in mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
-            and not COMPARED.search(text[max(0, m.start - 16):m.start])}
+            and not beside(text, m.start, m.end)}
 
 
 def _subject_of(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> str | None:
@@ -375,12 +383,15 @@ def _fact(entity: str, attribute: str, q: Quantity, text: str, article: Article,
     dtype = None
     if UNITS[target].dimension == "ops/s":  # the formats written with the number ("190 FP16/BF16 TFLOPS"), else
         written = DTYPE.findall(q.unit_text)  # the first one of its clause
+        before = DTYPE.findall(text[:q.start])  # else the first one of its clause, else the last one before it
         dtype = "/".join(map(dtype_name, written)) if written else \
-            ((m := DTYPE.search(text[left:right])) and dtype_name(m.group(1)))
+            ((m := DTYPE.search(text[left:right])) and dtype_name(m.group(1))) or \
+            (before and dtype_name(before[-1]))
     basis = None
     if UNITS[target].dimension == "ops/s":
         basis = "sparse" if SPARSE.search(text[left:right]) else ("measured" if MEASURED.search(text[left:right]) else None)
     return Fact(entity=entity, attribute=attribute, value=value, unit=unit, decimals=decimals,
                 value_text=q.number_text, approx=q.approx, bound=q.bound, dtype=dtype or None,
-                basis=basis, as_of=article.meta.as_of or article.meta.published,
+                basis=basis, scope=part_scope(text, q.start, q.end),
+                as_of=article.meta.as_of or article.meta.published,
                 source=_source(article, s, e, anchor, corpus_dir, value_start))

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from kb.specs.clauses import PARTS
 from kb.specs.facts import FactTable
 from kb.specs.tables import DTYPE
 from kb.textnorm import normalize_for_matching
@@ -57,24 +58,20 @@ _UNIT_WORDS = {
 # count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
 _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|скорост\w*|как быстро|насколько быстр\w*|"
                          r"多快|速度|速率")
-# "Which is faster at FP8", "how fast in BF16": with a precision named, a word that asks how fast and no other cue,
-# the question asks for the peak compute in that precision (the one attribute given per data type).
+# "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
+# fast or how powerful and no other cue, the question asks for the peak compute in that precision (the one
+# attribute given per data type).
 _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
-                         r"как быстро|(?<![а-яё])быстре\w*|самы\w* быстр\w*|多快|速度|更快|最快|哪个快|谁快")
+                         r"как быстро|(?<![а-яё])быстре\w*|самы\w* быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
+                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|самы\w* мощн\w*|更强|最强")
 PER_PRECISION = "peak_compute"
-# The cost of doing something (migrating, porting, communicating, powering) is not the hardware's price.
-_WORK_COST = re.compile(
-    r"\b(?:migration|migrating|porting|engineering|development|switching|learning|communication|all-?reduce|"
-    r"collective|networking|energy|power|electricity|maintenance|software|labou?r|opportunity)[- ]costs?\b|"
-    r"\bcosts? of (?:migrating|moving|porting|switching|rewriting|learning|communication|maintaining)\b|"
-    r"(?:стоимост\w*|затрат\w*|издержк\w*)\s+(?:на\s+)?(?:миграци\w*|перенос\w*|переход\w*|разработк\w*|"
-    r"коммуникаци\w*|обмен\w*|поддержк\w*|электроэнерги\w*|энерги\w*|времени)|"
-    r"(?:迁移|移植|开发|学习|切换|通信|维护|人力|时间|软件|能耗|电力|电费)(?:的)?成本")
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|пропускн\w* способн\w*|带宽")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
 # "clock speed of the"), a Russian genitive right after its head (nothing but a space between).
 _GOVERNS = {
-    "en": re.compile(r"(?:\s+[a-z-]+){0,2}\s+of\s+(?:the\s+|its\s+|an?\s+|each\s+|one\s+|all\s+)?"),
+    # a model name may stand before the governed cue ("the clock of the MI250 compute units")
+    "en": re.compile(r"(?:\s+[a-z-]+){0,2}\s+of\s+(?:the\s+|its\s+|an?\s+|each\s+|one\s+|all\s+)?"
+                     r"(?:(?:[a-z]+\s+)?[a-z]*\d[\w.-]*\s+)?"),
     "ru": re.compile(r"\s+"),
 }
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
@@ -89,7 +86,7 @@ _BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "ve
                 "one-way": r"\bone[- ]way\b|\bunidirectional\b|однонаправлен\w*|в одну сторону|单向",
                 "bidirectional": r"\bbi-?directional\b|\btwo[- ]way\b|двунаправлен\w*|в обе стороны|双向"}
 _SCOPE_WORDS = {
-    "per_gcd": r"\bgcds?\b",
+    **{scope: rf"(?<![a-z0-9])(?:{words})s?(?![a-z0-9])" for scope, words in PARTS.items()},
     "per_instance": r"\binstances?\b|инстанс\w*|实例",
     "per_chip": r"\bchips?\b|\bper chip\b|чип\w*|芯片",
 }
@@ -125,11 +122,12 @@ def understand(question: str, lang: str | None, table: FactTable,
     dtype_match = DTYPE.search(text)
     dtype = dtype_match.group(1).upper() if dtype_match else \
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
-    spans = _without_work_costs(vocabulary.cue_spans(low, lang), low)
+    spans = vocabulary.cue_spans(low, lang)
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
     # a comparative asks how fast only of things compared ("FP8 for faster training" asks no figure)
     fast = _FAST_WORDS.search(low)
-    if fast and re.fullmatch(r"(?:fast|quick)er|быстре\w*|更快", fast.group(0)) and len(entities) < 2:
+    if fast and re.fullmatch(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强",
+                                 fast.group(0)) and len(entities) < 2:
         fast = None
     if not cues and dtype and fast and PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]
@@ -212,14 +210,6 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
     last = max(ends.values())
     tied = [a for a in tied if ends[a] == last]
     return next((a for a in tied if has_facts(a)), tied[0])
-
-
-def _without_work_costs(spans: dict[str, list[tuple[int, int]]], low: str) -> dict[str, list[tuple[int, int]]]:
-    """The cue spans less those inside the cost of doing something ("all-reduce cost", "迁移成本", "стоимость
-    миграции"): that is no price of the hardware."""
-    work = [m.span() for m in _WORK_COST.finditer(low)]
-    kept = {a: [(s, e) for s, e in found if not any(ws <= s and e <= we for ws, we in work)] for a, found in spans.items()}
-    return {a: found for a, found in kept.items() if found}
 
 
 def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[str]:

@@ -66,7 +66,7 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
     words = text[lo:right].lower()
     distance: dict[str, int] = {}  # each attribute cued in the clause, by its distance to the comparative word
     for attr in vocabulary.attributes.values():
-        for cue in (*attr.cues.get("en", ()), *attr.cues.get(lang, ())):
+        for cue in attr.cue_patterns("en", lang):
             for c in re.finditer(cue, words):
                 d = abs(lo + c.start() - m.start("word"))
                 distance[attr.id] = min(distance.get(attr.id, 10**6), d)

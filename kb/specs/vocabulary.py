@@ -61,6 +61,18 @@ def validated(model, where: str, item: dict):
 
 
 _WORD = "A-Za-z0-9А-Яа-яЁё_"
+# The cost of doing something (migrating, porting, communicating, powering) is not the hardware's price.
+WORK_COST = re.compile(
+    r"\b(?:migration|migrating|porting|engineering|development|switching|learning|communication|all-?reduce|"
+    r"collective|networking|energy|power|electricity|maintenance|software|labou?r|opportunity)[- ]costs?\b|"
+    r"\bcosts? of (?:migrating|moving|porting|switching|rewriting|learning|communication|maintaining)\b|"
+    r"(?:стоимост\w*|затрат\w*|издержк\w*)\s+(?:на\s+)?(?:миграци\w*|перенос\w*|переход\w*|разработк\w*|"
+    r"коммуникаци\w*|обмен\w*|поддержк\w*|электроэнерги\w*|энерги\w*|времени)|"
+    r"(?:迁移|移植|开发|学习|切换|通信|维护|人力|时间|软件|能耗|电力|电费)(?:的)?成本")
+# a version written alone after a name and a listing or opposing word: "TPU v3 和 v4", "Trainium2 or 3"
+ELIDED = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
+                    r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-.])")
+VERSION = re.compile(r"(?:(?<![A-Za-z])[A-Za-z])?\d+[A-Za-z]?$")  # the version that ends a name ("v3" of "TPU v3", "2" of "Trainium2")
 
 
 def name_pattern(name: str) -> str:
@@ -122,8 +134,9 @@ class Vocabulary:
         # Longest names first so that alternation prefers "GB200 NVL72" to "GB200".
         names.sort(key=lambda pair: -len(pair[0]))
         self._names = [(re.compile(name_pattern(n), re.IGNORECASE), eid) for n, eid in names]
+        self._one_word = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z][A-Za-z0-9]+", n)}
         self._headers = [(re.compile(h, re.IGNORECASE), a.id) for a in attributes for h in a.headers]
-        self._cues = {lang: [(re.compile(c, re.IGNORECASE), a.id) for a in attributes for c in a.cues.get(lang, ())]
+        self._cues = {lang: [(re.compile(c, re.IGNORECASE), a.id) for a in attributes for c in a.cue_patterns(lang)]
                       for lang in ("en", "ru", "zh")}
         # The plain words of the cues ("clock", "bandwidth"): what a misspelled question word is mended to;
         # stems ("частот" of "частот\w*") only keep the words they begin from being mended.
@@ -147,6 +160,9 @@ class Vocabulary:
             if entity.parts and entity.parts.chip not in seen:
                 raise SpecError(str(folder / ENTITIES_FILE), f"entity '{entity.id}': parts.chip "
                                 f"'{entity.parts.chip}' is not an entity")
+            if entity.family and entity.family not in seen:
+                raise SpecError(str(folder / ENTITIES_FILE), f"entity '{entity.id}': family "
+                                f"'{entity.family}' is not an entity")
         for line, item in load_yaml_items(folder / ATTRIBUTES_FILE):
             attribute = validated(Attribute, f"{folder / ATTRIBUTES_FILE}:{line}", item)
             for pattern in (*attribute.headers, *(c for cues in attribute.cues.values() for c in cues)):
@@ -170,14 +186,37 @@ class Vocabulary:
                    [Attribute.model_validate(a) for a in data["attributes"]])
 
     def mentions(self, text: str) -> list[Mention]:
-        """Entity names in ``text`` (already normalized), longest first where they overlap, in text order."""
+        """Entity names in ``text`` (already normalized), longest first where they overlap, in text order; and
+        names written short after another of their series ("TPU v3 和 v4", "Trainium2 or 3")."""
         taken: list[Mention] = []
         for pattern, eid in self._names:
             for m in pattern.finditer(text):
                 if any(m.start() < t.end and t.start < m.end() for t in taken):
                     continue
                 taken.append(Mention(eid, m.start(), m.end(), m.group(0)))
-        return sorted(taken, key=lambda m: m.start)
+        taken.sort(key=lambda m: m.start)
+        i = 0
+        while i < len(taken):  # each elided name found is itself followed, so a list of them chains
+            found = self._elided(text, taken[i])
+            if found and not any(found.start < t.end and t.start < found.end for t in taken):
+                taken.insert(i + 1, found)
+            i += 1
+        return taken
+
+    def _elided(self, text: str, mention: Mention) -> Mention | None:
+        """The name written as its version alone right after ``mention`` and a word that lists or opposes
+        ("v4" of "TPU v3 and v4"), when the mention with that version is the name of another entity."""
+        m = ELIDED.match(text, mention.end)
+        version = VERSION.search(mention.text)
+        if not m or not version:
+            return None
+        if m.group(1).isdigit() and not re.match(r"\s*(?:[?!.,;:)]|$|[\u3000-\u9fff\uff00-\uffef])", text[m.end(1):]):
+            return None  # a bare number before a word is a count ("Gaudi2 and 3 instances"), not a name
+        full = mention.text[:version.start()] + m.group(1)
+        eid = next((eid for pattern, eid in self._names if pattern.fullmatch(full)), None)
+        if eid is None or eid == mention.entity:
+            return None
+        return Mention(eid, m.start(1), m.end(1), m.group(1))
 
     def entity_in(self, text: str) -> tuple[str, str] | None:
         """The first entity named in a table cell, and what is left of the cell around it."""
@@ -212,12 +251,29 @@ class Vocabulary:
             return close[0] if len(close) == 1 else word
         return re.sub(r"(?<![\w])[a-zа-яё]{5,}(?![\w])", mend, text)
 
+    def mend_names(self, text: str, known: frozenset[str] = frozenset()) -> str:
+        """``text`` with each word that is no word of ``known`` (the corpus's) and no name, but a single edit in
+        its letters from one entity's one-word name ("trainum3", "Inferntia2"), written as that name. The
+        digits must agree and the letters be four or more: "MI300A" is no misspelling of "MI300X"."""
+        def mend(m: re.Match) -> str:
+            word = m.group(0)
+            low = word.lower()
+            if low in known or low in self._one_word or sum(c.isalpha() for c in low) < 4:
+                return word
+            digits = re.sub(r"\D", "", low)
+            close = {name for name in self._one_word if re.sub(r"\D", "", name) == digits and one_edit(low, name)}
+            return self._one_word[close.pop()] if len(close) == 1 else word
+        return re.sub(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]{4,}(?![\w-])", mend, text)
+
     def cue_spans(self, text: str, lang: str) -> dict[str, list[tuple[int, int]]]:
-        """Where each cue of each attribute cued in a question stands, in the order written."""
+        """Where each cue of each attribute cued in a question stands, in the order written; none inside the cost
+        of doing something ("all-reduce cost", "迁移成本", "стоимость миграции"), which is no hardware price."""
+        work = [m.span() for m in WORK_COST.finditer(text)]
         spans: dict[str, list[tuple[int, int]]] = {}
         for source in {lang, "en"}:
             for pattern, aid in self._cues.get(source, []):
-                spans.setdefault(aid, []).extend(m.span() for m in pattern.finditer(text))
+                spans.setdefault(aid, []).extend(m.span() for m in pattern.finditer(text)
+                                                 if not any(ws <= m.start() and m.end() <= we for ws, we in work))
         return {aid: sorted(set(found)) for aid, found in spans.items() if found}
 
     def attribute_cues(self, text: str, lang: str,
