@@ -175,3 +175,11 @@ class AskResponse(Frozen):
     took_ms: float = Field(description="time spent answering, in milliseconds")
     cached: bool = Field(False, description="true when the answer came from the answer cache (the same question, "
                          "top_k and mode, answered by the same index build)")
+
+
+def spec_leads(response: AskResponse) -> bool:
+    """Whether the spec answer is what a reader reads first (the widget, ``kb ask`` and the answer metric
+    agree): it states a value of the fact table, or a relation the corpus states ("MI300X: 40% more compute
+    units than MI250X"); a note that the table has no value does not lead."""
+    answer = response.spec_answer
+    return bool(response.specs) or bool(answer is not None and getattr(answer, "relation", None))

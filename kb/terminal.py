@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from kb.response import AbstainReason
+from kb.response import AbstainReason, spec_leads
 
 
 def print_answer(response) -> None:
@@ -43,10 +43,15 @@ def print_answer(response) -> None:
 
 
 def print_specs(response) -> None:
-    if not response.specs:
+    if not spec_leads(response):
         return
     print()
     summary = response.spec_answer.text if response.spec_answer else ""
+    if not response.specs:  # a comparison from a stated relation: the relation and its sentence
+        for line in textwrap.wrap("Spec: " + summary, 100):
+            print(line)
+        print(f"    \"{textwrap.shorten(' '.join(response.spec_answer.relation.split()), 90, placeholder=' …')}\"")
+        return
     if summary and summary != response.specs[0].display:  # a comparison, a ranking or a disagreement
         for line in textwrap.wrap("Spec: " + summary, 100):
             print(line)

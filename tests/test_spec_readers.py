@@ -273,26 +273,42 @@ def test_the_term_a_list_item_defines_names_the_attribute_of_its_figures(vocabul
     assert [(c.attribute, c.value) for c in candidates] == [("memory_capacity", 96)]
 
 
+def _scopes(body, vocabulary):
+    facts, candidates, _, _ = _read(body, vocabulary)
+    return [(f.attribute, f.value, f.scope) for f in facts + candidates]
+
+
 def test_a_figure_stated_for_a_part_of_the_chip_is_per_that_part(table, vocabulary):
-    facts, candidates, _, _ = _read("The MI250 GCD has 104 active CUs. AMD Instinct MI250 GPUs offer 1.6 TB/sec of "
-                                    "memory bandwidth per GCD and 3.2 TB/sec for both GCDs together. "
-                                    "Its bandwidth is 3.2 TB/sec (1.6 TB/sec per GCD).\n", vocabulary)
-    scopes = {(f.attribute, f.value): f.scope for f in facts + candidates}
-    assert scopes[("compute_units", 104)] == "per_gcd" and scopes[("memory_bandwidth", 1.6)] == "per_gcd"
-    assert scopes[("memory_bandwidth", 3.2)] is None  # the plural is the whole chip: its default scope comes later
-    # a question naming the part gets the part's figure; one about the chip reads the whole chip's first
+    assert _scopes("The MI250 GCD has 104 active CUs.\n", vocabulary) == [("compute_units", 104, "per_gcd")]
+    assert ("memory_bandwidth", 1.6, "per_gcd") in _scopes(
+        "The MI250 offers 1.6 TB/sec of HBM2e memory bandwidth per GCD.\n", vocabulary)
+    # the plural is the whole chip (its default scope comes later); a part named for the nearer figure is its own
+    both = _scopes("AMD Instinct MI250 GPUs offer 3.2 TB/sec of memory bandwidth for both GCDs together.\n", vocabulary)
+    assert both == [("memory_bandwidth", 3.2, None)]
+    bracket = _scopes("The MI250 memory bandwidth is 3.2 TB/sec (1.6 TB/sec per GCD).\n", vocabulary)
+    assert ("memory_bandwidth", 3.2, None) in bracket and ("memory_bandwidth", 1.6, "per_gcd") in bracket
+    # a part word that describes ("dual-GCD design") is no part the figure is per
+    assert _scopes("The MI250X is a dual-GCD design with 220 CUs.\n", vocabulary) == [("compute_units", 220, None)]
+    # a question naming the part gets the part's figure; one about the chip, or both parts, reads the whole chip's
     _, gcd = lookup(table, "How many CUs does each MI250 GCD have?", "en")
     assert [(e.value, e.scope) for e in gcd.entries] == [(104, "per_gcd")]
     _, zh = lookup(table, "MI250 每个 GCD 有多少 CU？", "zh")
     assert [(e.value, e.scope) for e in zh.entries] == [(104, "per_gcd")]
     _, chip = lookup(table, "How many compute units does the MI250 have?", "en")
     assert chip.entries[0].scope == "per_chip" and chip.entries[0].value == 208
+    query, both = lookup(table, "How many CUs do both GCDs of the MI250 have together?", "en")
+    assert "per_gcd" not in query.scopes and both.entries[0].value == 208
 
 
 def test_a_series_speaks_for_its_members_but_not_the_other_way(table):
     assert "amd-mi300" in table.related("amd-mi300x") and "amd-mi300x" not in table.related("amd-mi300")
-    query, _ = lookup(table, "какой L2 кеш на один XCD в MI300", "ru")
+    query, _ = lookup(table, "какой L2 кеш на один XCD у ускорителей серии MI300", "ru")
     assert query.entities == ("amd-mi300",) and query.scopes == ("per_xcd",) and query.attribute == "l2_cache"
+    # a relation whose sentence names only the other side is about the article's subject (its title's entity),
+    # and a relation of a series answers a comparison of its member, shown under the member's name
+    _, spec = lookup(table, "Does the MI300X have more compute units than the MI250X?", "en")
+    assert spec.answer.higher == "amd-mi300x" and spec.answer.text.startswith("AMD Instinct MI300X: 40% higher")
+    assert "40% more than MI250X" in spec.relation.quote
 
 
 def test_a_figure_after_a_possessive_is_its_owners_and_keeps_the_precision_named_before_it(vocabulary):
@@ -300,6 +316,10 @@ def test_a_figure_after_a_possessive_is_its_owners_and_keeps_the_precision_named
                                     "same table.\n", vocabulary)
     found = {(f.entity, f.value, f.dtype) for f in facts + candidates}
     assert {("nvidia-b300-sxm", 10, "FP64"), ("nvidia-b200-sxm", 296, "FP64")} <= found
+    # a precision in another clause, across a comma or a semicolon, is not the figure's
+    facts, candidates, _, _ = _read("Unlike FP64 on older parts, the H100 delivers 989 TFLOPS. MI300X supports FP8 "
+                                    "and sparsity; its peak dense compute is 1307 TFLOPS.\n", vocabulary)
+    assert {f.value: f.dtype for f in facts + candidates} == {989: None, 1307: None}
 
 
 def test_a_figure_of_a_system_built_of_a_chip_is_not_the_chips(vocabulary):
@@ -308,3 +328,7 @@ def test_a_figure_of_a_system_built_of_a_chip_is_not_the_chips(vocabulary):
     assert not [f for f in facts + candidates if f.entity == "nvidia-b200-sxm"]
     assert any("system built of the chip" in s.reason for s in statements if s.quantity == "144PFLOPS")
     assert ("nvidia-h100-sxm", "memory_capacity", 80) in {(f.entity, f.attribute, f.value) for f in facts}
+    # a system's own name owns its figures, and so does a chip in a sentence about its node's GPUs
+    facts, _, _, _ = _read("The GB200 NVL72 system delivers 1440 PFLOPS of FP4 compute. On an H100 node, the GPUs "
+                           "deliver 989 TFLOPS of BF16 compute.\n", vocabulary)
+    assert {("nvidia-gb200-nvl72", 1440), ("nvidia-h100-sxm", 989)} <= {(f.entity, f.value) for f in facts}

@@ -261,6 +261,10 @@ def test_spec_answer_renders_a_table_with_sources_and_disagreement(browser, site
     link = rows.first.locator("a")
     assert "/articles/" in link.get_attribute("href") and link.get_attribute("title")  # the quote on hover
     assert last.locator(".card").count() >= 1  # the passages are still there
+    # a comparison from a relation the corpus states leads too, though the table has no value of either side
+    _ask(page, "Does the MI300X have more compute units than the MI250X?")
+    lead = page.locator("kb-chat .msg.bot").last.locator("p.spec-answer.lead")
+    assert lead.inner_text().startswith("AMD Instinct MI300X: 40% higher")
     page.close()
 
 

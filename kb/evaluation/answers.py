@@ -10,7 +10,7 @@ comparison, names the winner, and names it before the loser where both appear.
 from __future__ import annotations
 
 from kb.evaluation.datasets import Expected
-from kb.response import AskResponse, SpecEntry
+from kb.response import AskResponse, SpecEntry, spec_leads
 from kb.specs.units import UNITS, convert, numbers_in, same_number
 from kb.specs.vocabulary import Vocabulary
 from kb.textnorm import normalize_for_matching
@@ -20,8 +20,8 @@ def read_first(response: AskResponse) -> str | None:
     """The text a user reads first, or None when the question is declined."""
     if not response.answerable:
         return None
-    if response.spec_answer is not None and (response.specs or response.answer is None):
-        return response.spec_answer.text  # a value from the fact table leads; a note that it has none does not
+    if response.spec_answer is not None and (spec_leads(response) or response.answer is None):
+        return response.spec_answer.text  # a value or a stated relation leads; a note that it has none does not
     return response.answer.text if response.answer else None
 
 

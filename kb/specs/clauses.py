@@ -15,8 +15,10 @@ COMPARED = re.compile(r"(?:than|compared (?:to|with)|versus|vs\.?|against|чем
 # Parts of a chip that a figure may be stated for ("the MI250 GCD has 104 active CUs", "1.6 TB/sec per GCD"):
 # such a figure is per part, not per chip. Plurals ("both GCDs together") are totals.
 PARTS = {"per_gcd": r"gcd|graphics compute die", "per_xcd": r"xcd|accelerator complex die"}
-_PART_BEFORE = {scope: re.compile(rf"(?<![A-Za-z0-9])(?:{words})(?![A-Za-z0-9])", re.IGNORECASE)
-                for scope, words in PARTS.items()}
+# the part as the subject: not joined to other words ("dual-GCD design", "GCD-to-GCD link"), not a name glossed
+# in brackets ("Accelerator Complex Die (XCD) chiplets"), not a word that describes ("XCD chiplets")
+_PART_BEFORE = {scope: re.compile(rf"(?<![A-Za-z0-9-])(?:{words})(?![A-Za-z0-9-]|\s*\(|\)?\s+(?:chiplets?|designs?|"
+                                  rf"architecture|links?|dies?)\b)", re.IGNORECASE) for scope, words in PARTS.items()}
 _PART_AFTER = {scope: re.compile(rf"(?:\bper|\beach|/|на (?:один |каждый )?|每个?)\s*(?:{words})(?![A-Za-z0-9])",
                                  re.IGNORECASE) for scope, words in PARTS.items()}
 
@@ -27,7 +29,7 @@ def part_scope(text: str, start: int, end: int) -> str | None:
     left, right = clause(text, start, end)
     for scope in PARTS:
         after = _PART_AFTER[scope].search(text, end, right)
-        if after and re.search(r"\d", text[end:after.start()]):
+        if after and re.search(r"(?<![A-Za-z])\d", text[end:after.start()]):
             after = None  # "3.2 TB/sec (1.6 TB/sec per GCD)": the part is the nearer figure's
         if after or _PART_BEFORE[scope].search(text, left, start):
             return scope
@@ -35,19 +37,20 @@ def part_scope(text: str, start: int, end: int) -> str | None:
 
 # the chip a system is built of ("HGX B200 platform", "DGX H100") is not what the system's figures are about
 _BUILT_BEFORE = re.compile(r"\b(?:HGX|DGX)[\s-]*$", re.IGNORECASE)
-_BUILT_AFTER = re.compile(r"[\s-]*(?:platforms?|systems?|servers?|nodes?|boxes|box|supernodes?|clusters?|pods?)\b",
-                          re.IGNORECASE)
+_BUILT_AFTER = re.compile(r"[\s-]*(?:platforms?|systems?|servers?|boxes|box|supernodes?)\b", re.IGNORECASE)
 
 
-def built_into(text: str, start: int, end: int) -> bool:
-    """Whether the name ``text[start:end]`` is that of the chip a system is built of ("HGX B200 platform")."""
-    return bool(_BUILT_BEFORE.search(text[max(0, start - 8):start]) or _BUILT_AFTER.match(text, end))
+def built_into(text: str, mention, vocabulary: Vocabulary) -> bool:
+    """Whether a chip's name is named as what a system is built of ("HGX B200 platform"); a system's own name
+    ("GB200 NVL72 system") is not."""
+    return vocabulary.entities[mention.entity].kind == "chip" and bool(
+        _BUILT_BEFORE.search(text[max(0, mention.start - 8):mention.start]) or _BUILT_AFTER.match(text, mention.end))
 
 
-def beside(text: str, start: int, end: int) -> bool:
-    """Whether the name ``text[start:end]`` is named beside what a figure is about rather than as it: the
-    other side of a comparison ("than P4d"), or the chip a system is built of."""
-    return bool(COMPARED.search(text[max(0, start - 16):start])) or built_into(text, start, end)
+def beside(text: str, mention, vocabulary: Vocabulary) -> bool:
+    """Whether a name is named beside what a figure is about rather than as it: the other side of a
+    comparison ("than P4d"), or the chip a system is built of."""
+    return bool(COMPARED.search(text[max(0, mention.start - 16):mention.start])) or built_into(text, mention, vocabulary)
 
 
 def clause(text: str, start: int, end: int) -> tuple[int, int]:

@@ -196,8 +196,13 @@ class FactTable:
                 and c.confidence >= EVIDENCE_CONFIDENCE]
 
     def relation_between(self, a: str, b: str, attribute: str):
-        """A stated relation of two entities on an attribute, either way round, or None."""
-        return next((r for r in self.relations if r.attribute == attribute and {r.subject, r.object} == {a, b}), None)
+        """A stated relation of two entities on an attribute, either way round, or None; a relation stated of
+        an entity's series counts for it ("the MI300 series ... 40% more CUs than MI250X" for the MI300X)."""
+        def sides(e: str) -> set[str]:
+            family = self.vocabulary.entities[e].family
+            return {e, family} if family else {e}
+        return next((r for r in self.relations if r.attribute == attribute and (
+            (r.subject in sides(a) and r.object in sides(b)) or (r.subject in sides(b) and r.object in sides(a)))), None)
 
     def related(self, entity: str) -> list[str]:
         """Instances and systems built of a chip, or the chip an instance is built of; then the series a chip

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,22 +42,36 @@ class Entity(Frozen):
         return self.names.get(lang, self.name)
 
 
+_PREFIX_WORDS = ("on", "in", "off", "per", "non", "co")  # "on chip memory" is no "on-chip memory"
+
+
 def loose_hyphens(pattern: str) -> str:
     """A cue pattern in which a hyphen between two words also matches a space or nothing: people write
-    "chip-to-chip", "chip to chip" and "on chip" alike. Hyphens in character classes, escaped ones and
-    those already optional ("inter-?chip") are left as written."""
-    out, depth, i = [], 0, 0
+    "chip-to-chip" and "chip to chip" alike. Left as written: hyphens in character classes or lookbehinds
+    (which must keep a fixed width), escaped or already optional ones ("inter-?chip"), and one after a
+    preposition that starts the compound ("on-chip": "depends on chip memory" is not about on-chip memory)."""
+    out, i, in_class, behind = [], 0, False, 0  # behind: the bracket depth of an open lookbehind, else 0
+    depth = 0
     while i < len(pattern):
         ch = pattern[i]
         if ch == "\\":
             out.append(pattern[i:i + 2])
             i += 2
             continue
-        depth += ch == "[" and not depth
-        if ch == "]" and depth:
-            depth = 0
-        loose = (ch == "-" and not depth and 0 < i < len(pattern) - 1 and pattern[i - 1].isalnum()
-                 and pattern[i + 1].isalnum())
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+            if pattern.startswith(("(?<=", "(?<!"), i) and not behind:
+                behind = depth
+        elif ch == ")":
+            behind = 0 if behind == depth else behind
+            depth -= 1
+        word = re.search(r"(?:^|[^A-Za-z\\-]|\\[bB])([A-Za-z]+)$", pattern[:i])  # the word before, as a compound's first
+        loose = (ch == "-" and not in_class and not behind and 0 < i < len(pattern) - 1 and pattern[i - 1].isalnum()
+                 and pattern[i + 1].isalnum() and not (word and word.group(1).lower() in _PREFIX_WORDS))
         out.append(r"[-\s]?" if loose else ch)
         i += 1
     return "".join(out)

@@ -210,18 +210,22 @@ def _by_relation(table: FactTable, query: SpecQuery, rel, per_entity: dict[str, 
                  lang: str) -> ComparisonAnswer:
     """A comparison from a stated relation ("8 Gaudi processors cost 13.11 USD per hour, 60% lower than P4d"),
     when one side has no value of its own: the side the question asks for first, with the relation."""
-    names = {e: table.vocabulary.entities[e].display_name(lang) for e in (rel.subject, rel.object)}
+    # the sides as asked: a relation stated of a chip's series is shown for the chip
+    asked = {side: next((e for e in query.entities if side in (e, table.vocabulary.entities[e].family)), side)
+             for side in (rel.subject, rel.object)}
+    subject, obj = asked[rel.subject], asked[rel.object]
+    names = {e: table.vocabulary.entities[e].display_name(lang) for e in (subject, obj)}
     attribute = table.vocabulary.attributes[rel.attribute]
-    lower, higher = (rel.subject, rel.object) if rel.direction == "lower" else (rel.object, rel.subject)
+    lower, higher = (subject, obj) if rel.direction == "lower" else (obj, subject)
     winner = lower if query.direction == "lower" else higher
     word, other = RELATION_WORDS[(rel.direction, rel.attribute == "price_per_hour")][lang]
-    own = [f for f in per_entity.get(rel.subject, []) + table.about(rel.subject, rel.attribute) if f.is_number]
+    own = [f for f in per_entity.get(subject, []) + table.about(subject, rel.attribute) if f.is_number]
     value = f"{': ' if lang != 'zh' else '：'}{value_display(own[0], lang)}" if own else ""
-    template = "relation_subject" if winner == rel.subject else "relation_object"
-    text = TEXTS[template][lang].format(s=names[rel.subject], o=names[rel.object], factor=factor_text(rel.factor, lang),
+    template = "relation_subject" if winner == subject else "relation_object"
+    text = TEXTS[template][lang].format(s=names[subject], o=names[obj], factor=factor_text(rel.factor, lang),
                                         word=word, other=other, label=attribute.label(lang), value=value)
     ratio = (1 / rel.ratio[1], 1 / rel.ratio[0]) if rel.direction == "lower" else rel.ratio
-    return ComparisonAnswer(kind="comparison", attribute=rel.attribute, entities=(rel.subject, rel.object), lang=lang,
+    return ComparisonAnswer(kind="comparison", attribute=rel.attribute, entities=(subject, obj), lang=lang,
                             higher=higher, lower=lower, comparable=True, difference=None,
                             ratio=tuple(round(r, 4) for r in ratio), unit=None, text=text, relation=rel.source.quote)
 

@@ -168,15 +168,14 @@ def _labelled(label: str, dimension: str, vocabulary: Vocabulary, lang: str) -> 
 
 def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary) -> tuple[str | None, str]:
     """The entity a quantity is about, and a doubt ("" when there is none)."""
-    owner = next((m for m in mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
-                  and POSSESSIVE.fullmatch(text, m.end, q.start)), None)
-    if owner is not None:  # "10TFLOPS against B200's 296TFLOPS": the figure right after a possessive is its
-        return owner.entity, ""
+    if owner := next((m for m in mentions if POSSESSIVE.fullmatch(text, m.end, q.start)  # "against B200's 296TFLOPS"
+                      and vocabulary.entities[m.entity].kind in SUBJECT_KINDS), None):
+        return owner.entity, ""  # the figure right after a possessive is its owner's
     nearest = max((m for m in mentions if m.end <= q.start), key=lambda m: m.end, default=None)
-    if nearest is not None and built_into(text, nearest.start, nearest.end):
+    if nearest is not None and built_into(text, nearest, vocabulary):
         return None, "a figure of a system built of the chip (\"HGX B200 platform\"), not of the chip"
     subjects = [m for m in mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
-                and not beside(text, m.start, m.end)]
+                and not beside(text, m, vocabulary)]
     if q.counted == "chips":  # "16 Trainium2 chips": the chip is what is counted, not what has them
         counted = [m for m in subjects if q.end - len(q.unit_text) <= m.start < q.end]
         subjects = [m for m in subjects if m not in counted and vocabulary.entities[m.entity].kind != "chip"]
@@ -214,7 +213,7 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
 def _subjects(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> set[str]:
     """The entities a sentence may be about: those of a subject kind, not on the far side of a comparison."""
     return {m.entity for m in mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
-            and not beside(text, m.start, m.end)}
+            and not beside(text, m, vocabulary)}
 
 
 def _subject_of(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> str | None:
@@ -252,6 +251,7 @@ class _Reading:
     candidates: list[Fact] = field(default_factory=list)
     relations: list[Relation] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
+    title_subject: str | None = None  # the one entity the article's title names, if it names one
 
     def sentence(self, s: int, e: int, mentions: list[Mention], carried: tuple[str, int] | None, lead_in: bool,
                  anchor: str, label: str = "") -> None:
@@ -262,7 +262,8 @@ class _Reading:
         text, lang = article.body[s:e], article.meta.lang
         spans = []  # a relation is read as a whole: its factor is no value of its own
         for m in (m for pattern in RELATIONS for m in pattern.finditer(text)):
-            rel = read_relation(text, m, mentions, vocabulary, lang, _source(article, s, e, anchor, corpus_dir))
+            rel = read_relation(text, m, mentions, vocabulary, lang, _source(article, s, e, anchor, corpus_dir),
+                                self.title_subject)
             spans.append((m.start(), m.end()))
             self.statements.append(Statement(
                 article=article.meta.id, start=s + m.start(), end=s + m.end(), sentence=(s, e), quantity=m.group(0),
@@ -323,7 +324,9 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
     its label/value tables, whose entity is the one of the line that leads into the table."""
     sections, blocks = parse_article(article)
     body = article.body
-    reading = _Reading(article, vocabulary, corpus_dir)
+    title = normalize_for_matching(article.meta.title)
+    reading = _Reading(article, vocabulary, corpus_dir, title_subject=_subject_of(title, vocabulary.mentions(title),
+                                                                                  vocabulary))
     carried: tuple[str, int] | None = None  # (entity, where its sentence starts) of the sentences before
     lead_in = False  # whether ``carried`` comes from a line that leads into this block ("H100 has:")
     section = -1
@@ -382,11 +385,11 @@ def _fact(entity: str, attribute: str, q: Quantity, text: str, article: Article,
     left, right = clause(text, q.start, q.end)
     dtype = None
     if UNITS[target].dimension == "ops/s":  # the formats written with the number ("190 FP16/BF16 TFLOPS"), else
-        written = DTYPE.findall(q.unit_text)  # the first one of its clause
-        before = DTYPE.findall(text[:q.start])  # else the first one of its clause, else the last one before it
+        written = DTYPE.findall(q.unit_text)  # the first one of its clause, else one just before it across a dash
+        near = [m for m in DTYPE.finditer(text, max(0, q.start - WINDOW), q.start)  # ("cut FP64 hard - 10TFLOPS")
+                if not re.search(r"[,;:.]", text[m.end():q.start])]
         dtype = "/".join(map(dtype_name, written)) if written else \
-            ((m := DTYPE.search(text[left:right])) and dtype_name(m.group(1))) or \
-            (before and dtype_name(before[-1]))
+            ((m := DTYPE.search(text[left:right])) and dtype_name(m.group(1))) or (near and dtype_name(near[-1].group(1)))
     basis = None
     if UNITS[target].dimension == "ops/s":
         basis = "sparse" if SPARSE.search(text[left:right]) else ("measured" if MEASURED.search(text[left:right]) else None)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.specs.clauses import PARTS
+from kb.specs.clauses import PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
 from kb.specs.tables import DTYPE
 from kb.textnorm import normalize_for_matching
@@ -56,8 +56,8 @@ _UNIT_WORDS = {
 }
 # Words that ask how fast something goes: the answer is a rate (bandwidth, compute, clock), never a size or a
 # count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
-_RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|скорост\w*|как быстро|насколько быстр\w*|"
-                         r"多快|速度|速率")
+_RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfaster\b|скорост\w*|как быстро|"
+                         r"насколько быстр\w*|(?<![а-яё])быстрее|多快|速度|速率|更快")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
 # fast or how powerful and no other cue, the question asks for the peak compute in that precision (the one
 # attribute given per data type).
@@ -86,7 +86,8 @@ _BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "ve
                 "one-way": r"\bone[- ]way\b|\bunidirectional\b|однонаправлен\w*|в одну сторону|单向",
                 "bidirectional": r"\bbi-?directional\b|\btwo[- ]way\b|двунаправлен\w*|в обе стороны|双向"}
 _SCOPE_WORDS = {
-    **{scope: rf"(?<![a-z0-9])(?:{words})s?(?![a-z0-9])" for scope, words in PARTS.items()},
+    # the singular: "both GCDs" is the whole chip, as the prose reader takes it
+    **{scope: rf"(?<![a-z0-9])(?:{words})(?![a-z0-9])" for scope, words in PARTS.items()},
     "per_instance": r"\binstances?\b|инстанс\w*|实例",
     "per_chip": r"\bchips?\b|\bper chip\b|чип\w*|芯片",
 }
@@ -122,7 +123,10 @@ def understand(question: str, lang: str | None, table: FactTable,
     dtype_match = DTYPE.search(text)
     dtype = dtype_match.group(1).upper() if dtype_match else \
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
-    spans = vocabulary.cue_spans(low, lang)
+    # a cue inside a product's name ("PCIe" of "A100 PCIe") is part of the name, not a question about it
+    names = [(m.start, m.end) for m in vocabulary.mentions(low) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS]
+    spans = {a: kept for a, found in vocabulary.cue_spans(low, lang).items()
+             if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
     # a comparative asks how fast only of things compared ("FP8 for faster training" asks no figure)
     fast = _FAST_WORDS.search(low)
@@ -185,16 +189,16 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
     cues = [(n, a) for n, a in cues if a in heads] or cues
     written = [unit for unit, pattern in _UNIT_WORDS.items() if re.search(pattern, low)]
     dimensions = {UNITS[u].dimension for u in written}
+    def rate_siblings() -> list[tuple[int, str]]:  # "HBM" with a word of speed: the memory's bandwidth
+        return [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()
+                if set(sibling.named_by) & set(vocabulary.attributes[a].named_by) and dimension(sibling.id) == "bytes/s"]
+
     if _BANDWIDTH_WORDS.search(low):
         rates = [(n, a) for n, a in cues if dimension(a) == "bytes/s"]
-        if not rates:
-            rates = [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()
-                     if set(sibling.named_by) & set(vocabulary.attributes[a].named_by) and
-                     dimension(sibling.id) == "bytes/s"]
-        cues = rates or cues
+        cues = rates or rate_siblings() or cues
     elif _RATE_WORDS.search(low):
         rates = [(n, a) for n, a in cues if dimension(a) in _RATE_DIMENSIONS]
-        cues = rates or cues
+        cues = rates or rate_siblings() or cues
     if dimensions:
         of_unit = [(n, a) for n, a in cues if dimension(a) in dimensions]
         if of_unit:

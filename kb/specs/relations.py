@@ -44,9 +44,10 @@ class Relation:
 
 
 def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: Vocabulary, lang: str,
-                  source: FactSource) -> Relation | None:
+                  source: FactSource, article_subject: str | None = None) -> Relation | None:
     """The relation that a match of ``RELATIONS`` in ``text`` states, or None when a side or the attribute
-    is not named."""
+    is not named. A sentence that names only the other side ("the processor ... 40% more than MI250X") is
+    about ``article_subject``, the one entity the article's title names."""
     subjects = [x for x in mentions if vocabulary.entities[x.entity].kind in SUBJECT_KINDS]
     before = [x for x in subjects if x.end <= m.start() and not COMPARED.search(text[max(0, x.start - 16):x.start])]
     if "other" in m.groupdict() and m.group("other"):
@@ -59,6 +60,9 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
         after = [x for x in subjects if x.start >= m.end() - 1 and x.start <= m.end() + 24]
         obj = after[0] if after else None
         subject = before[-1] if before else None
+    if subject is None and obj is not None and article_subject and article_subject != obj.entity and \
+            not [x for x in subjects if x.end <= m.start() and x.entity != obj.entity]:
+        subject = Mention(article_subject, 0, 0, "")
     if subject is None or obj is None or subject.entity == obj.entity:
         return None
     left, right = clause(text, m.start(), m.end())

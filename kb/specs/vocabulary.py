@@ -71,7 +71,10 @@ WORK_COST = re.compile(
     r"(?:迁移|移植|开发|学习|切换|通信|维护|人力|时间|软件|能耗|电力|电费)(?:的)?成本")
 # a version written alone after a name and a listing or opposing word: "TPU v3 和 v4", "Trainium2 or 3"
 ELIDED = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
-                    r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-.])")
+                    r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-]|\.\d)")
+# what may follow a short name that is a bare number: an end of clause, a dash, or (in Chinese) a question word
+AFTER_SHORT_NAME = re.compile(r"\s*(?:[?!.,;:)\-—–]|$|[？！，。、：；）]|吗|哪|谁|的|呢|和|与|或|跟)")
+STEM = re.compile(r"([a-z]*)(.*)", re.DOTALL)  # a one-word name's letters before its first digit, and the rest
 VERSION = re.compile(r"(?:(?<![A-Za-z])[A-Za-z])?\d+[A-Za-z]?$")  # the version that ends a name ("v3" of "TPU v3", "2" of "Trainium2")
 
 
@@ -134,7 +137,8 @@ class Vocabulary:
         # Longest names first so that alternation prefers "GB200 NVL72" to "GB200".
         names.sort(key=lambda pair: -len(pair[0]))
         self._names = [(re.compile(name_pattern(n), re.IGNORECASE), eid) for n, eid in names]
-        self._one_word = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z][A-Za-z0-9]+", n)}
+        self._one_word = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]+\d[A-Za-z0-9]*", n)}
+        self._stems = {n: STEM.match(n).groups() for n in self._one_word}  # "trainium3": ("trainium", "3")
         self._headers = [(re.compile(h, re.IGNORECASE), a.id) for a in attributes for h in a.headers]
         self._cues = {lang: [(re.compile(c, re.IGNORECASE), a.id) for a in attributes for c in a.cue_patterns(lang)]
                       for lang in ("en", "ru", "zh")}
@@ -165,7 +169,8 @@ class Vocabulary:
                                 f"'{entity.family}' is not an entity")
         for line, item in load_yaml_items(folder / ATTRIBUTES_FILE):
             attribute = validated(Attribute, f"{folder / ATTRIBUTES_FILE}:{line}", item)
-            for pattern in (*attribute.headers, *(c for cues in attribute.cues.values() for c in cues)):
+            for pattern in (*attribute.headers, *(c for cues in attribute.cues.values() for c in cues),
+                            *attribute.cue_patterns(*attribute.cues)):  # as matched, too
                 try:
                     re.compile(pattern)
                 except re.error as exc:
@@ -210,8 +215,8 @@ class Vocabulary:
         version = VERSION.search(mention.text)
         if not m or not version:
             return None
-        if m.group(1).isdigit() and not re.match(r"\s*(?:[?!.,;:)]|$|[\u3000-\u9fff\uff00-\uffef])", text[m.end(1):]):
-            return None  # a bare number before a word is a count ("Gaudi2 and 3 instances"), not a name
+        if m.group(1).isdigit() and not AFTER_SHORT_NAME.match(text, m.end(1)):
+            return None  # a bare number before a word is a count ("Gaudi2 and 3 instances", "3 个节点"), not a name
         full = mention.text[:version.start()] + m.group(1)
         eid = next((eid for pattern, eid in self._names if pattern.fullmatch(full)), None)
         if eid is None or eid == mention.entity:
@@ -253,17 +258,18 @@ class Vocabulary:
 
     def mend_names(self, text: str, known: frozenset[str] = frozenset()) -> str:
         """``text`` with each word that is no word of ``known`` (the corpus's) and no name, but a single edit in
-        its letters from one entity's one-word name ("trainum3", "Inferntia2"), written as that name. The
-        digits must agree and the letters be four or more: "MI300A" is no misspelling of "MI300X"."""
+        the letters before its digits from one entity's one-word name ("trainum3", "Inferntia2"), written as
+        that name. What follows the letters must agree exactly: "TPUv4i", "HBM4e", "Gaudi2D" and "trn1n.32xlarge"
+        are other products, and stems under four letters ("MI300A") are model numbers, not words."""
         def mend(m: re.Match) -> str:
             word = m.group(0)
             low = word.lower()
-            if low in known or low in self._one_word or sum(c.isalpha() for c in low) < 4:
+            stem, rest = STEM.match(low).groups()
+            if low in known or low in self._one_word or len(stem) < 4 or not rest:
                 return word
-            digits = re.sub(r"\D", "", low)
-            close = {name for name in self._one_word if re.sub(r"\D", "", name) == digits and one_edit(low, name)}
+            close = {name for name, (s, r) in self._stems.items() if r == rest and one_edit(stem, s)}
             return self._one_word[close.pop()] if len(close) == 1 else word
-        return re.sub(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]{4,}(?![\w-])", mend, text)
+        return re.sub(r"(?<![\w.-])[A-Za-z]+\d[A-Za-z0-9]*(?![\w-]|\.\w)", mend, text)
 
     def cue_spans(self, text: str, lang: str) -> dict[str, list[tuple[int, int]]]:
         """Where each cue of each attribute cued in a question stands, in the order written; none inside the cost

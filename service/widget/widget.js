@@ -244,8 +244,10 @@
       const t = STRINGS[body.lang] || this.t;
       const specs = Array.isArray(body.specs) ? body.specs : [];
       const note = body.spec_answer && body.spec_answer.text;
-      // A value from the fact table is read first; the quoted sentences are its evidence.
-      if (body.answerable && specs.length && note) message.append(el("p", { class: "spec-answer lead" }, note));
+      // A value from the fact table, or a relation the corpus states, is read first; the quoted sentences are
+      // its evidence (kb.response.spec_leads says the same).
+      const leads = specs.length > 0 || Boolean(body.spec_answer && body.spec_answer.relation);
+      if (body.answerable && leads && note) message.append(el("p", { class: "spec-answer lead" }, note));
       if (body.answerable && body.answer) {
         const answer = el("p", { class: "answer" });
         // The answer is plain text with [n] markers; split it and turn markers into buttons.
@@ -265,7 +267,7 @@
             t.quotedIn.replace("{lang}", t.langs[source] || source)));
         }
         message.append(answer);
-        if (!specs.length && note) message.append(el("p", { class: "spec-answer" }, note));
+        if (!leads && note) message.append(el("p", { class: "spec-answer" }, note));
       } else if (body.abstain_reason === "off_topic") {
         message.append(el("p", { class: "answer decline", lang: body.lang || "" }, t.offTopic));
         message.append(el("p", { class: "try" }, t.tryAsking));
