@@ -337,14 +337,21 @@ def test_a_memory_figure_under_a_decimal_or_binary_prefix_is_one_figure():
     assert not capacity_twins("GB/s", "GiB/s")  # bandwidth is decimal
 
 
+def _refused_after_edit(project_settings, tmp_path, name: str, old: str, new: str, match: str) -> None:
+    """A copy of the corpus with ``old`` replaced by ``new`` in ``specs/name`` fails to build with ``match``."""
+    corpus = _corpus_copy(project_settings, tmp_path)
+    path = corpus / "specs" / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(SpecError, match=match):
+        FactTable.build(corpus, load_corpus(corpus))
+
+
 def test_a_cue_written_in_double_quotes_is_refused_naming_the_line(project_settings, tmp_path):
     # YAML reads "\b" in double quotes as a backspace: such a cue would silently never match
-    corpus = _corpus_copy(project_settings, tmp_path)
-    attributes = corpus / "specs" / "attributes.yaml"
-    text = attributes.read_text(encoding="utf-8")
-    attributes.write_text(text.replace("'\\bmemory clock\\b'", '"\\bmemory clock\\b"'), encoding="utf-8")
-    with pytest.raises(SpecError, match=r"attributes\.yaml:\d+: pattern '\\x08memory clock\\x08' holds a control"):
-        FactTable.build(corpus, load_corpus(corpus))
+    _refused_after_edit(project_settings, tmp_path, "attributes.yaml", "'\\bmemory clock\\b'", '"\\bmemory clock\\b"',
+                        r"attributes\.yaml:\d+: pattern '\\x08memory clock\\x08' holds a control")
 
 
 def test_agreement_allows_half_a_last_digit_of_each_figure_in_its_own_unit():
@@ -380,12 +387,8 @@ def test_units_spelled_out_in_words_are_units(table):
 
 
 def test_a_family_that_is_no_entity_is_refused_naming_the_file(project_settings, tmp_path):
-    corpus = _corpus_copy(project_settings, tmp_path)
-    entities = corpus / "specs" / "entities.yaml"
-    text = entities.read_text(encoding="utf-8")
-    entities.write_text(text.replace("family: amd-mi300}", "family: amd-mi900}"), encoding="utf-8")
-    with pytest.raises(SpecError, match=r"entities\.yaml.*family 'amd-mi900' is not an entity"):
-        FactTable.build(corpus, load_corpus(corpus))
+    _refused_after_edit(project_settings, tmp_path, "entities.yaml", "family: amd-mi300}", "family: amd-mi900}",
+                        r"entities\.yaml.*family 'amd-mi900' is not an entity")
 
 
 def test_a_precision_and_a_word_for_power_compare_the_peak_in_that_precision(table):
