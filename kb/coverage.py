@@ -266,11 +266,15 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
     known = [(a, b) for a, b in known if not any(part_of(a, b, n) for n in unknown)]
     if not known:
         return True
-    # compared with a known subject: a comparing word between an unknown name and a known one
+    # compared with a known subject: a comparing word between an unknown name and the known one next to it, in
+    # its sentence ("Serving Gemma is memory-bound. Does the H200 have faster memory than the H100?" compares
+    # the H200 with the H100, not Gemma with either)
     for name in unknown:
         for start, end in known:
             left, right = (name.end, start) if name.end <= start else (end, name.start)
-            if left <= right and _COMPARING.search(question[left:right]):
+            between = question[left:right]
+            if left <= right and _COMPARING.search(between) and not re.search(r"[.?!。？！]\s", between + " ") and \
+                    not any(left <= a and b <= right for a, b in known):
                 return True
     return False
 

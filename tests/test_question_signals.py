@@ -127,6 +127,11 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     assert not about("How much memory does the H100 have for training Mistral models?", ["H100"])  # incidental
     assert not about("Can I rent Gaudi2 on Kubernetes?", ["Gaudi2"])
     assert about("Is the Graphcore IPU faster than an H100?", ["H100"])  # compared with a known one
+    assert about("Что быстрее: Graphcore IPU или Gaudi2?", ["Gaudi2"])
+    # a comparison of two known ones, or one in another sentence, leaves the unknown name incidental
+    assert not about("Serving Mistral is memory-bound. Does the Gaudi2 have more memory than the H100?",
+                     ["Gaudi2", "H100"])
+    assert not about("For Mistral models, is the Gaudi2 faster than the H100?", ["Gaudi2", "H100"])
     assert not about("How much memory does the H100 have?", ["H100"])  # nothing unknown at all
 
 
