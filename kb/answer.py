@@ -34,7 +34,7 @@ from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry
 from kb.retrieval import QueryScores, Retriever
-from kb.specs.clauses import COMPARED, SUBJECT_KINDS
+from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.present import lookup
 from kb.textnorm import normalize_for_matching
 
@@ -129,7 +129,7 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
         # the other side of a comparison ("40% more than MI250X") is not what the passage's figures are about,
         # unless the question compares it too: then that sentence states the relation asked for
         named = {m.entity for m in vocabulary.mentions(text)
-                 if query.kind == "comparison" or not COMPARED.search(text[max(0, m.start - 16):m.start])}
+                 if query.kind == "comparison" or not compared(text, m.start)}
         if not named & wanted:
             continue
         for start, end in chunk.sentences:
@@ -137,7 +137,7 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
             normed = normalize_for_matching(text)
             # a sentence about another entity ("H100: 132 SM") states nothing about the one asked
             own = {m.entity for m in vocabulary.mentions(normed) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
-                   and not COMPARED.search(normed[max(0, m.start - 16):m.start])}
+                   and not compared(normed, m.start)}
             if own and not own & wanted:
                 continue
             if cue.search(normed.lower()) and any(

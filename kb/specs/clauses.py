@@ -12,6 +12,11 @@ SUBJECT_KINDS = ("chip", "instance", "system")  # memory types and interconnects
 # the other side of a comparison is never what a figure is about
 COMPARED = re.compile(r"(?:than|compared (?:to|with)|versus|vs\.?|against|чем|比|相比)\s*(?:the\s+|an?\s+)?$", re.IGNORECASE)
 
+
+def compared(text: str, start: int) -> bool:
+    """Whether the name that starts at ``start`` is the other side of a comparison ("than P4d")."""
+    return bool(COMPARED.search(text[max(0, start - 16):start]))
+
 # Parts of a chip that a figure may be stated for ("the MI250 GCD has 104 active CUs", "1.6 TB/sec per GCD"):
 # such a figure is per part, not per chip. Plurals ("both GCDs together") are totals.
 PARTS = {"per_gcd": r"gcd|graphics compute die", "per_xcd": r"xcd|accelerator complex die"}
@@ -50,7 +55,7 @@ def built_into(text: str, mention, vocabulary: Vocabulary) -> bool:
 def beside(text: str, mention, vocabulary: Vocabulary) -> bool:
     """Whether a name is named beside what a figure is about rather than as it: the other side of a
     comparison ("than P4d"), or the chip a system is built of."""
-    return bool(COMPARED.search(text[max(0, mention.start - 16):mention.start])) or built_into(text, mention, vocabulary)
+    return compared(text, mention.start) or built_into(text, mention, vocabulary)
 
 
 def clause(text: str, start: int, end: int) -> tuple[int, int]:

@@ -64,6 +64,8 @@ _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfaster\b|�
 _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
                          r"как быстро|(?<![а-яё])быстре\w*|самы\w* быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
                          r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|самы\w* мощн\w*|更强|最强")
+# of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
+_FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强")
 PER_PRECISION = "peak_compute"
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|пропускн\w* способн\w*|带宽")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
@@ -128,10 +130,8 @@ def understand(question: str, lang: str | None, table: FactTable,
     spans = {a: kept for a, found in vocabulary.cue_spans(low, lang).items()
              if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
-    # a comparative asks how fast only of things compared ("FP8 for faster training" asks no figure)
     fast = _FAST_WORDS.search(low)
-    if fast and re.fullmatch(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强",
-                                 fast.group(0)) and len(entities) < 2:
+    if fast and _FAST_COMPARATIVES.fullmatch(fast.group(0)) and len(entities) < 2:
         fast = None
     if not cues and dtype and fast and PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]

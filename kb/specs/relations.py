@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.specs.clauses import COMPARED, SUBJECT_KINDS, WINDOW, clause, hourly_instance
+from kb.specs.clauses import SUBJECT_KINDS, WINDOW, clause, compared, hourly_instance
 from kb.specs.model import FactSource
 from kb.specs.vocabulary import Mention, Vocabulary
 
@@ -49,7 +49,7 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
     is not named. A sentence that names only the other side ("the processor ... 40% more than MI250X") is
     about ``article_subject``, the one entity the article's title names."""
     subjects = [x for x in mentions if vocabulary.entities[x.entity].kind in SUBJECT_KINDS]
-    before = [x for x in subjects if x.end <= m.start() and not COMPARED.search(text[max(0, x.start - 16):x.start])]
+    before = [x for x in subjects if x.end <= m.start() and not compared(text, x.start)]
     if "other" in m.groupdict() and m.group("other"):
         other = m.group("other")
         # "比前者低了60%": the former is the first entity of the sentence, the latter the nearest one
