@@ -18,7 +18,7 @@ from kb.textnorm import normalize_for_matching
 
 HEAD = """---
 id: test-article
-title: A test article
+title: {title}
 lang: {lang}
 source: {{url: 'https://example.com/a', raw_file: a.en.md}}
 publisher: Example
@@ -27,8 +27,8 @@ license: CC-BY-4.0
 """
 
 
-def _article(body: str, lang: str = "en"):
-    return parse_article(HEAD.format(lang=lang) + "\n" + body, f"{lang}/test-article.md")
+def _article(body: str, lang: str = "en", title: str = "A test article"):
+    return parse_article(HEAD.format(lang=lang, title=title) + "\n" + body, f"{lang}/test-article.md")
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +41,8 @@ def table(project_settings) -> FactTable:
     return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
 
 
-def _read(body, vocabulary, lang="en"):
-    facts, candidates, relations, statements = read_prose(_article(body, lang), vocabulary, Path("corpus"))
+def _read(body, vocabulary, lang="en", title="A test article"):
+    facts, candidates, relations, statements = read_prose(_article(body, lang, title), vocabulary, Path("corpus"))
     return facts, candidates, relations, statements
 
 
@@ -121,10 +121,13 @@ def test_taiwan_phrasing_is_folded_to_mainland_words_and_simplified_text_is_left
     assert normalize_for_matching("程序员写的向量核心") == "程序员写的向量核心"  # tw2sp would make it 进程员
 
 
-def test_an_attribute_the_table_lacks_is_said_so_with_the_passage_that_may_state_it(table):
-    """MI250's clock is read from prose with its entity in doubt: not stated as a value, but its sentence is
-    offered, and the question is not declined for lack of a fact."""
-    _, spec = lookup(table, "What is the peak clock of the MI250?", "en")
+def test_an_attribute_the_table_lacks_is_said_so_with_the_passage_that_may_state_it(project_settings, table):
+    """MI250's clock, read from prose with its entity in doubt (the article's title no longer names the MI250):
+    not stated as a value, but its sentence is offered, and the question is not declined for lack of a fact."""
+    articles = [a if a.meta.id != "amd-instinct-mi250-microarchitecture" else
+                a.model_copy(update={"meta": a.meta.model_copy(update={"title": "A GPU microarchitecture"})})
+                for a in load_corpus(project_settings.corpus_dir)]
+    _, spec = lookup(FactTable.build(project_settings.corpus_dir, articles), "What is the peak clock of the MI250?", "en")
     assert not spec.found and spec.missing and not spec.entries
     assert spec.unsure and "1.7" in spec.unsure[0].quote
     assert spec.answer.text.startswith("The fact table has no clock frequency for AMD Instinct MI250")
@@ -332,3 +335,38 @@ def test_a_figure_of_a_system_built_of_a_chip_is_not_the_chips(vocabulary):
     facts, _, _, _ = _read("The GB200 NVL72 system delivers 1440 PFLOPS of FP4 compute. On an H100 node, the GPUs "
                            "deliver 989 TFLOPS of BF16 compute.\n", vocabulary)
     assert {("nvidia-gb200-nvl72", 1440), ("nvidia-h100-sxm", 989)} <= {(f.entity, f.value) for f in facts}
+
+
+def test_the_paragraphs_entity_is_sure_when_the_article_is_about_it(vocabulary):
+    body = "The MI250 GCD has 104 active CUs. Each unit runs at a peak clock frequency of 1.7 GHz.\n"
+    facts, _, _, _ = _read(body, vocabulary, title="AMD Instinct MI250 microarchitecture")
+    assert ("amd-mi250", "clock", 1.7) in {(f.entity, f.attribute, f.value) for f in facts}
+    # a member of the series the title names, too; an article about another chip lends no such trust
+    facts, _, _, _ = _read("The MI300X has 192 GB of HBM3. The peak memory bandwidth of the GPU is 5.3 TB per second.\n",
+                           vocabulary, title="AMD Instinct MI300 series microarchitecture")
+    assert ("amd-mi300x", "memory_bandwidth", 5.3, "TB/s") in {(f.entity, f.attribute, f.value, f.unit) for f in facts}
+    facts, candidates, _, _ = _read(body, vocabulary, title="Intel Gaudi 3 white paper")
+    assert not [f for f in facts if f.attribute == "clock"] and [c for c in candidates if c.attribute == "clock"]
+
+
+@pytest.mark.parametrize(("text", "lang", "dtype"), [
+    ("For FP64, the peak performance of the MI250 matrix units amounts to 90.5 TFLOPS.", "en", "FP64"),
+    ("Для FP64, пиковая производительность MI250 составляет 90,5 TFLOPS.", "ru", "FP64"),
+    ("在 FP64 下，MI250 的峰值性能为 90.5 TFLOPS。", "zh", "FP64"),
+    ("For training, the MI250 delivers 90.5 TFLOPS.", "en", None),
+    ("For FP64, MI250 is strong; in BF16 the MI250 delivers 362 TFLOPS.", "en", "BF16"),
+])
+def test_a_precision_that_leads_the_sentence_is_its_figures(vocabulary, text, lang, dtype):
+    facts, candidates, _, _ = _read(text + "\n", vocabulary, lang)
+    assert [f.dtype for f in facts + candidates if f.attribute == "peak_compute"] == [dtype]
+
+
+@pytest.mark.parametrize(("text", "unit"), [
+    ("5.3 TB per second", "TB/s"), ("3,2 ТБ в секунду", "TB/s"), ("5.3 TB 每秒", "TB/s"), ("900 GB a second", "GB/s"),
+    ("96 GB per GPU", "GB"), ("90 TFLOPS per second", "TFLOPS"),
+])
+def test_a_size_per_second_is_a_rate(text, unit):
+    from kb.specs.quantities import quantities
+    found = quantities(text)
+    assert len(found) == 1 and found[0].unit == unit and found[0].end == len(text) - (7 if unit == "GB" else 0) \
+        or unit in ("GB", "TFLOPS") and found[0].unit == unit

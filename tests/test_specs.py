@@ -11,7 +11,7 @@ import pytest
 from kb.corpus import load_corpus
 from kb.errors import SpecError
 from kb.specs.facts import FactTable
-from kb.specs.model import loose_hyphens
+from kb.specs.model import loose_hyphens, loose_measure_words
 from kb.specs.present import answer_spec, lookup
 from kb.specs.questions import SpecQuery, understand
 from kb.specs.tables import parse_cell
@@ -120,6 +120,21 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
     # or a word asking how powerful
     ("у кого FP64 мощнее, B300 или B200?", "ru", "comparison", ("nvidia-b300-sxm", "nvidia-b200-sxm"), "peak_compute"),
     ("做双精度计算，B300 和 B200 哪个更强？", "zh", "comparison", ("nvidia-b300-sxm", "nvidia-b200-sxm"), "peak_compute"),
+    # or two things compared in a precision, with no other cue
+    ("for double precision sims, is a B300 or a B200 the better pick?", "en", "comparison",
+     ("nvidia-b300-sxm", "nvidia-b200-sxm"), "peak_compute"),
+    ("H100 или A100 — что лучше для FP16?", "ru", "comparison", ("nvidia-h100-sxm", "nvidia-a100-sxm"), "peak_compute"),
+    ("H100 还是 A100 的 FP16 更好？", "zh", "comparison", ("nvidia-h100-sxm", "nvidia-a100-sxm"), "peak_compute"),
+    # what is achieved in practice, not the datasheet's peak
+    ("What are the real-world BF16 TFLOPS of the H100?", "en", "lookup", ("nvidia-h100-sxm",), "mamf"),
+    ("Какая реальная производительность MI300X в BF16?", "ru", "lookup", ("amd-mi300x",), "mamf"),
+    ("H100 和 MI300X 实际 BF16 算力谁更高？", "zh", "comparison", ("nvidia-h100-sxm", "amd-mi300x"), "mamf"),
+    # an adverb that stresses a comparison asks no such thing
+    ("Is the H100 actually faster than the A100 in FP16?", "en", "comparison", ("nvidia-h100-sxm", "nvidia-a100-sxm"),
+     "peak_compute"),
+    ("B200 реально быстрее H100 в FP8?", "ru", "comparison", ("nvidia-b200-sxm", "nvidia-h100-sxm"), "peak_compute"),
+    ("У MI300X памяти больше H100?", "ru", "comparison", ("amd-mi300x", "nvidia-h100-sxm"), "memory_capacity"),
+    ("B200 实际上比 H100 的 FP8 更快吗？", "zh", "comparison", ("nvidia-b200-sxm", "nvidia-h100-sxm"), "peak_compute"),
     ("какой чип дешевле в час", "ru", "superlative", (), "price_per_hour"),
     # a hyphenated cue matches the words written apart ("chip-to-chip")
     ("chip to chip link bandwidth on trainium3?", "en", "lookup", ("aws-trainium3",), "interchip_bandwidth"),
@@ -130,6 +145,13 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
 def test_spec_questions_are_understood(table, question, lang, kind, entities, attribute):
     query = understand(question, lang, table)
     assert (query.kind, query.entities, query.attribute) == (kind, entities, attribute)
+
+
+def test_a_precision_alone_asks_no_figure_of_one_thing_or_of_support(table):
+    for question, lang in (("Does the H100 support FP8 like the B200?", "en"), ("Which supports FP8, H100 or A100?", "en"),
+                           ("Поддерживает ли H100 FP8, как B200?", "ru"), ("H100 和 B200 都支持 FP8 吗？", "zh"),
+                           ("What is FP8 on the H100?", "en")):
+        assert understand(question, lang, table) is None, question
 
 
 def test_a_hyphen_in_a_cue_also_matches_a_space_or_nothing():
@@ -161,6 +183,33 @@ def test_a_short_name_ends_a_sentence_but_a_bare_number_before_a_word_is_a_count
     assert named("Trainium2 和 3 哪个快") == ["aws-trainium2", "aws-trainium3"]
     assert named("Gaudi2 and 3 instances") == named("Gaudi2 和 3 个节点的内存") == ["intel-gaudi2"]
     assert named("Trainium2 或 3 倍") == ["aws-trainium2"]
+
+
+def test_the_variants_of_a_product_named_by_their_word_alone(table):
+    def named(text):
+        return [m.entity for m in table.vocabulary.mentions(text)]
+    assert set(named("Which H100 has less memory bandwidth - PCIe or SXM?")) == {"nvidia-h100-sxm", "nvidia-h100-pcie"}
+    assert named("A100 SXM или PCIe?") == named("A100 SXM 和 PCIe") == ["nvidia-a100-sxm", "nvidia-a100-pcie"]
+    # one variant word alone is a word, not a product; another product named nearer makes the pair unsure
+    assert named("what is the PCIe bandwidth of the H100?") == ["nvidia-h100-sxm"]
+    assert named("H100 or A100 - PCIe or SXM?") == ["nvidia-h100-sxm", "nvidia-a100-sxm", "nvidia-a100-pcie",
+                                                     "nvidia-a100-sxm"]
+    query = understand("У какой версии A100 меньше памяти — PCIe или SXM?", "ru", table)
+    assert query.kind == "comparison" and set(query.entities) == {"nvidia-a100-sxm", "nvidia-a100-pcie"}
+
+
+def test_a_question_that_asks_why_asks_for_a_reason_not_a_figure(table):
+    for question, lang in (("Why does the MI250X have to be halved against a matmul benchmark's TFLOPS?", "en"),
+                           ("Почему у TPU v5e всего 16 GB HBM?", "ru"), ("为什么 H100 的 TFLOPS 比 A100 高这么多？", "zh")):
+        assert understand(question, lang, table) is None, question
+    assert understand("How much HBM does the TPU v5e have?", "en", table).attribute == "memory_capacity"
+
+
+def test_each_in_chinese_matches_with_a_measure_word(table):
+    assert loose_measure_words("每堆栈") == "每(?:一?[个条颗块台])?堆栈"
+    assert loose_measure_words("每个?\\s*gpu") == "每个?\\s*gpu"  # written with its measure word already
+    _, spec = lookup(table, "H100 每个 SM 的 SMEM 是多大？", "zh")
+    assert [(e.value, e.unit, e.scope) for e in spec.entries] == [(256, "kB", None)]  # per SM, not "per chip"
 
 
 def test_general_questions_are_not_spec_questions(table):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from kb.specs.tables import DTYPE, dtype_name
 from kb.specs.vocabulary import Vocabulary
 
 CLAUSE = re.compile(r"[,，;；:：]|\s-\s|\s—\s| and | but | which |，而|，并")  # an aside in brackets stays in its clause
@@ -56,6 +57,30 @@ def beside(text: str, mention, vocabulary: Vocabulary) -> bool:
     """Whether a name is named beside what a figure is about rather than as it: the other side of a
     comparison ("than P4d"), or the chip a system is built of."""
     return compared(text, mention.start) or built_into(text, mention, vocabulary)
+
+
+# a precision that leads the sentence, set off by a comma, is the one of its figures ("For FP64, the peak ...")
+_LEAD_PRECISION = re.compile(r"\W*(?:for|in|with|для|в|при|在|对于)\s*(?:the\s+)?(" + DTYPE.pattern + r")[^,，;；.]{0,24}[,，]",
+                             re.IGNORECASE)
+
+
+def precision(text: str, start: int, end: int, unit_text: str) -> str | None:
+    """The number format of the compute figure ``text[start:end]``: the ones written with it ("190 FP16/BF16
+    TFLOPS"), else the first of its clause, else one just before it across a dash ("cut FP64 hard - 10TFLOPS"),
+    else one that leads the sentence ("For FP64, the peak performance ... amounts to 90.5 TFLOPS")."""
+    written = DTYPE.findall(unit_text)
+    if written:
+        return "/".join(map(dtype_name, written))
+    left, right = clause(text, start, end)
+    if m := DTYPE.search(text[left:right]):
+        return dtype_name(m.group(1))
+    near = [m for m in DTYPE.finditer(text, max(0, start - WINDOW), start) if not re.search(r"[,;:.]", text[m.end():start])]
+    if near:
+        return dtype_name(near[-1].group(1))
+    lead = _LEAD_PRECISION.match(text)
+    if lead and lead.end() <= start and not DTYPE.search(text, lead.end(), start):
+        return dtype_name(lead.group(1))
+    return None
 
 
 def clause(text: str, start: int, end: int) -> tuple[int, int]:

@@ -45,6 +45,12 @@ class Entity(Frozen):
 _PREFIX_WORDS = ("on", "in", "off", "per", "non", "co")  # "on chip memory" is no "on-chip memory"
 
 
+def loose_measure_words(pattern: str) -> str:
+    """A cue pattern in which Chinese 每 ("each") also matches it with a measure word: "每 SM" and "每个 SM",
+    "每堆栈" and "每个堆栈" alike. One already followed by a measure word is left as written."""
+    return re.sub(r"每(?![个条颗块台一(\[])", "每(?:一?[个条颗块台])?", pattern)
+
+
 def loose_hyphens(pattern: str) -> str:
     """A cue pattern in which a hyphen between two words also matches a space or nothing: people write
     "chip-to-chip" and "chip to chip" alike. Left as written: hyphens in character classes or lookbehinds
@@ -94,7 +100,7 @@ class Attribute(Frozen):
 
     def cue_patterns(self, *langs: str) -> tuple[str, ...]:
         """The cues of these languages as they are matched (hyphens loosened), in the order written."""
-        return tuple(loose_hyphens(c) for lang in dict.fromkeys(langs) for c in self.cues.get(lang, ()))
+        return tuple(loose_measure_words(loose_hyphens(c)) for lang in dict.fromkeys(langs) for c in self.cues.get(lang, ()))
 
 
 class FactSource(Frozen):

@@ -35,11 +35,11 @@ from pathlib import Path
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.sentences import sentence_spans
-from kb.specs.clauses import SUBJECT_KINDS, WINDOW, beside, built_into, clause, hourly_instance, part_scope
+from kb.specs.clauses import SUBJECT_KINDS, WINDOW, beside, built_into, clause, hourly_instance, part_scope, precision
 from kb.specs.model import Fact, FactSource
 from kb.specs.quantities import Quantity, quantities
 from kb.specs.relations import RELATIONS, Relation, read_relation
-from kb.specs.tables import DTYPE, dtype_name, file_line, label_text
+from kb.specs.tables import file_line, label_text
 from kb.specs.units import UNITS, convert, rebase
 from kb.specs.vocabulary import Mention, Vocabulary
 from kb.tables import PROSE_CELL_WORDS, Table
@@ -253,6 +253,10 @@ class _Reading:
     statements: list[Statement] = field(default_factory=list)
     title_subject: str | None = None  # the one entity the article's title names, if it names one
 
+    def about_title(self, entity: str) -> bool:
+        """Whether ``entity`` is the one the article's title names, or a member of that series."""
+        return self.title_subject is not None and self.title_subject in (entity, self.vocabulary.entities[entity].family)
+
     def sentence(self, s: int, e: int, mentions: list[Mention], carried: tuple[str, int] | None, lead_in: bool,
                  anchor: str, label: str = "") -> None:
         """Read the sentence ``body[s:e]``. ``carried``: the entity of the lines before, and where its quote
@@ -304,8 +308,8 @@ class _Reading:
                                                  reason=skipped))
                 continue
             confidence = CONFIDENCE[why] - (RIVAL if who else 0)
-            if borrowed:
-                confidence -= CARRIED_LEAD_IN if lead_in else CARRIED
+            if borrowed:  # the paragraph's entity is surer when it is what the article is about
+                confidence -= CARRIED_LEAD_IN if lead_in or self.about_title(entity) else CARRIED
             reason = who or (("named in the line that leads into the list or table" if lead_in else
                               "named only in the sentences before") if borrowed else why)
             if why == "guess":
@@ -383,13 +387,7 @@ def _fact(entity: str, attribute: str, q: Quantity, text: str, article: Article,
         return None
     value, decimals, unit = rebase(q.value, q.decimals, q.unit, target)  # as written, unless in a base unit
     left, right = clause(text, q.start, q.end)
-    dtype = None
-    if UNITS[target].dimension == "ops/s":  # the formats written with the number ("190 FP16/BF16 TFLOPS"), else
-        written = DTYPE.findall(q.unit_text)  # the first one of its clause, else one just before it across a dash
-        near = [m for m in DTYPE.finditer(text, max(0, q.start - WINDOW), q.start)  # ("cut FP64 hard - 10TFLOPS")
-                if not re.search(r"[,;:.]", text[m.end():q.start])]
-        dtype = "/".join(map(dtype_name, written)) if written else \
-            ((m := DTYPE.search(text[left:right])) and dtype_name(m.group(1))) or (near and dtype_name(near[-1].group(1)))
+    dtype = precision(text, q.start, q.end, q.unit_text) if UNITS[target].dimension == "ops/s" else None
     basis = None
     if UNITS[target].dimension == "ops/s":
         basis = "sparse" if SPARSE.search(text[left:right]) else ("measured" if MEASURED.search(text[left:right]) else None)

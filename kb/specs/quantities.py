@@ -48,6 +48,7 @@ COUNT_NOUNS = [
 _COUNT = re.compile(r"\s*(?:[\w.\-]+\s+)?(?:x\s*)?(" + "|".join(p for p, _, _ in COUNT_NOUNS) + r")(?![A-Za-z])",
                     re.IGNORECASE)
 _UNIT_TOKEN = re.compile(r"\s?(mm2|[A-Za-zА-Яа-яЁё%²$]+(?:\s?/\s?[A-Za-zА-Яа-яЁё]+)?\.?|[" + HAN + r"]{1,2})")
+_PER_SECOND = re.compile(r"\s*(?:per\s+sec(?:ond)?|a\s+second|в\s+секунду|в\s+сек\.?|每秒)(?![A-Za-zА-Яа-яЁё])", re.IGNORECASE)
 _APPROX = re.compile(r"(?:~|≈|about|roughly|around|approximately|примерно|около|约|大约)\s*$", re.IGNORECASE)
 _AT_MOST = re.compile(r"(?:up to|at most|до|最多|高达)\s*$", re.IGNORECASE)
 _AT_LEAST = re.compile(r"(?:more than|over|at least|более|свыше|超过|至少)\s*$", re.IGNORECASE)
@@ -82,10 +83,12 @@ def _unit_after(text: str, end: int) -> tuple[str, int] | None:
     m = _UNIT_TOKEN.match(text, end)
     if not m:
         return None
-    word = m.group(1).rstrip(".")
+    word, stop = m.group(1).rstrip("."), m.end()
     unit = canonical_unit(word) or canonical_unit(word.replace(" ", "")) or LOCAL_UNITS.get(word.lower()) or \
         next((u for k, u in LOCAL_UNITS.items() if word.lower().startswith(k)), None)
-    return (unit, m.end()) if unit else None
+    if unit and (per := _PER_SECOND.match(text, stop)) and canonical_unit(unit + "/s"):
+        unit, stop = canonical_unit(unit + "/s"), per.end()  # "5.3 TB per second", "2 ТБ в секунду": a rate
+    return (unit, stop) if unit else None
 
 
 def _count_after(text: str, end: int) -> tuple[str, str, int] | None:

@@ -5,7 +5,7 @@ Russian inflections and Chinese written without spaces), attribute cues in
 the question's language (units count as cues: "TFLOPS", "GB/s"), data types,
 and words that make a question a comparison ("or", "или", "还是") or a
 superlative ("the most", "дешевле всего", "最"). A question that names no
-attribute is not a spec question, and gets passages only.
+attribute, or asks why, is not a spec question, and gets passages only.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ Kind = Literal["lookup", "comparison", "superlative"]
 
 _COMPARE = {
     "en": r"\b(?:vs\.?|versus|compared?|than|which|or|difference)\b",
-    "ru": r"(?<![а-яё])(?:или|чем|против|сравнени\w*|как\w{1,3}|кто|у кого|что|насколько)(?![а-яё])",
+    # a Russian comparative compares without "чем": "B200 быстрее H100" (the genitive of comparison)
+    "ru": r"(?<![а-яё])(?:или|чем|против|сравнени\w*|как\w{1,3}|кто|у кого|что|насколько|лучше|хуже|больше|меньше|"
+          r"дешевле|дороже|выше|ниже|быстрее|медленнее|мощнее|сильнее|слабее)(?![а-яё])",
     "zh": r"还是|和|与|比|相比|哪个|哪款|谁|对比|提升",
 }
 _SUPERLATIVE = {
@@ -42,6 +44,7 @@ _LOWER = {
 # entity on either side the question compares classes, and the passage that compares them answers it.
 _ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:比|相比)",
                            re.IGNORECASE)
+_WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为何|怎么会")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
     "%": r"%|percent|процент\w*|百分",
@@ -59,14 +62,20 @@ _UNIT_WORDS = {
 _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfaster\b|скорост\w*|как быстро|"
                          r"насколько быстр\w*|(?<![а-яё])быстрее|多快|速度|速率|更快")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
-# fast or how powerful and no other cue, the question asks for the peak compute in that precision (the one
-# attribute given per data type).
+# fast or how powerful (or two things compared) and no other cue, the question asks for the peak compute in that
+# precision (the one attribute given per data type).
 _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
                          r"как быстро|(?<![а-яё])быстре\w*|самы\w* быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
                          r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|самы\w* мощн\w*|更强|最强")
 # of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
 _FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强")
 PER_PRECISION = "peak_compute"
+# Words that qualify a figure as achieved in practice rather than the datasheet's peak ("real matmul", "实测").
+# Adjectives only: the adverbs ("actually faster", "реально быстрее", "实际上") stress a comparison.
+_PRACTICE = re.compile(r"\b(?:real(?:istic|[- ]world)?|actual|achievable|achieved|measured)\b|"
+                       r"реальн(?:ый|ого|ом|ая|ой|ую|ые|ых|ым|ыми)(?![а-яё])|фактическ\w*|достижим\w*|实测|实际(?!上)")
+MEASURED_COMPUTE = "mamf"
+_SUPPORT = re.compile(r"\bsupport\w*|поддерж\w*|支持")  # whether a format is supported is no figure of it
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|пропускн\w* способн\w*|带宽")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
 # "clock speed of the"), a Russian genitive right after its head (nothing but a space between).
@@ -129,11 +138,16 @@ def understand(question: str, lang: str | None, table: FactTable,
     names = [(m.start, m.end) for m in vocabulary.mentions(low) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS]
     spans = {a: kept for a, found in vocabulary.cue_spans(low, lang).items()
              if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
+    if _WHY.search(low):
+        return None  # a reason is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
     fast = _FAST_WORDS.search(low)
     if fast and _FAST_COMPARATIVES.fullmatch(fast.group(0)) and len(entities) < 2:
         fast = None
-    if not cues and dtype and fast and PER_PRECISION in vocabulary.attributes:
+    compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
+    # a precision is what two things are compared in ("is a B300 or a B200 the better pick for FP64?")
+    if not cues and dtype and (fast or len(entities) >= 2 and compare and not _SUPPORT.search(low)) and \
+            PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]
     if not cues:
         return None
@@ -145,7 +159,8 @@ def understand(question: str, lang: str | None, table: FactTable,
                    for e in pool)
 
     attribute = _choose(cues, low, vocabulary, has_facts, spans, lang)
-    compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
+    if attribute == PER_PRECISION and _PRACTICE.search(low) and MEASURED_COMPUTE in vocabulary.attributes:
+        attribute = MEASURED_COMPUTE  # "на реальном bf16 matmul": what is achieved, not the peak
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
     lower = re.search(_LOWER.get(lang, _LOWER["en"]), low)
     better = vocabulary.attributes[attribute].better

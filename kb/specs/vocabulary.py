@@ -70,8 +70,9 @@ WORK_COST = re.compile(
     r"коммуникаци\w*|обмен\w*|поддержк\w*|электроэнерги\w*|энерги\w*|времени)|"
     r"(?:迁移|移植|开发|学习|切换|通信|维护|人力|时间|软件|能耗|电力|电费)(?:的)?成本")
 # a version written alone after a name and a listing or opposing word: "TPU v3 和 v4", "Trainium2 or 3"
-ELIDED = re.compile(r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
-                    r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-]|\.\d)")
+LISTING = r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
+ELIDED = re.compile(LISTING + r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-]|\.\d)")
+_VARIANT_WORD = re.compile(LISTING + r"([A-Za-z][A-Za-z0-9]*)(?![\w-])")  # "PCIe" of "H100 SXM or PCIe"
 # what may follow a short name that is a bare number: an end of clause, a dash, or (in Chinese) a question word
 AFTER_SHORT_NAME = re.compile(r"\s*(?:[?!.,;:)\-—–]|$|[？！，。、：；）]|吗|哪|谁|的|呢|和|与|或|跟)")
 STEM = re.compile(r"([a-z]*)(.*)", re.DOTALL)  # a one-word name's letters before its first digit, and the rest
@@ -139,6 +140,13 @@ class Vocabulary:
         self._names = [(re.compile(name_pattern(n), re.IGNORECASE), eid) for n, eid in names]
         self._one_word = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]+\d[A-Za-z0-9]*", n)}
         self._stems = {n: STEM.match(n).groups() for n in self._one_word}  # "trainium3": ("trainium", "3")
+        # a product's variants by the word that completes its name ("H100" + "PCIe" is the H100 PCIe)
+        self._variants: dict[str, dict[str, str]] = {}
+        for name, eid in names:
+            base, _, word = name.rpartition(" ")
+            if base and re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", word) and \
+                    any(pattern.fullmatch(base) for pattern, _ in self._names):
+                self._variants.setdefault(base.lower(), {})[word.lower()] = eid
         self._headers = [(re.compile(h, re.IGNORECASE), a.id) for a in attributes for h in a.headers]
         self._cues = {lang: [(re.compile(c, re.IGNORECASE), a.id) for a in attributes for c in a.cue_patterns(lang)]
                       for lang in ("en", "ru", "zh")}
@@ -206,13 +214,47 @@ class Vocabulary:
             if found and not any(found.start < t.end and t.start < found.end for t in taken):
                 taken.insert(i + 1, found)
             i += 1
-        return taken
+        for m in list(taken):
+            for found in self._variant_pair(text, m):
+                if not any(found.start < t.end and t.start < found.end for t in taken):
+                    taken.append(found)
+        return sorted(taken, key=lambda m: m.start)
+
+    def _base(self, mention: Mention) -> tuple[str, str | None] | None:
+        """The name a mention's variants complete, and the variant word it is written with: ("h100", None) for
+        "H100", ("a100", "sxm") for "A100 SXM"."""
+        low = mention.text.lower()
+        if low in self._variants:
+            return low, None
+        base, _, word = low.rpartition(" ")
+        return (base, word) if word in self._variants.get(base, {}) else None
+
+    def _variant_pair(self, text: str, mention: Mention) -> list[Mention]:
+        """Two variants of a product named after it by the word alone, as alternatives ("H100 — PCIe или SXM",
+        "A100: SXM vs PCIe"). One variant word alone is not enough: "the PCIe bandwidth of the H100" names no
+        H100 PCIe."""
+        base = self._base(mention)
+        if base is None or base[1] is not None:
+            return []
+        words = "|".join(map(re.escape, sorted(self._variants[base[0]], key=len, reverse=True)))
+        pair = re.compile(rf"(?<![\w-])({words}){LISTING}({words})(?![\w-])", re.IGNORECASE)
+        m = pair.search(text, mention.end)
+        if not m or m.group(1).lower() == m.group(2).lower() or \
+                any(pattern.search(text, mention.end, m.start()) for pattern, _ in self._names):
+            return []  # the same word twice, or another product named nearer: whose variants they are is unsure
+        return [Mention(self._variants[base[0]][m.group(k).lower()], m.start(k), m.end(k), m.group(k)) for k in (1, 2)]
 
     def _elided(self, text: str, mention: Mention) -> Mention | None:
         """The name written as its version alone right after ``mention`` and a word that lists or opposes
-        ("v4" of "TPU v3 and v4"), when the mention with that version is the name of another entity."""
+        ("v4" of "TPU v3 and v4"), when the mention with that version is the name of another entity; likewise
+        its variant word ("PCIe" of "H100 SXM or PCIe")."""
         m = ELIDED.match(text, mention.end)
         version = VERSION.search(mention.text)
+        base = self._base(mention)
+        if base and base[1] and (w := _VARIANT_WORD.match(text, mention.end)) and \
+                w.group(1).lower() in self._variants[base[0]]:  # "H100 SXM or PCIe"
+            eid = self._variants[base[0]][w.group(1).lower()]
+            return Mention(eid, w.start(1), w.end(1), w.group(1)) if eid != mention.entity else None
         if not m or not version:
             return None
         if m.group(1).isdigit() and not AFTER_SHORT_NAME.match(text, m.end(1)):
