@@ -114,3 +114,26 @@ def test_use_backend_matches_its_package(project_settings):
     # Cross-lingual sanity: an English question is nearer the Russian sentence on its topic than an unrelated one.
     q = encoder.encode_queries(["What are the limitations of TPUs?"])[0]
     assert float(q @ ours[3]) > float(q @ ours[5])
+
+
+def test_the_model_digest_ignores_the_writers_version_stamps(e5_encoder, tmp_path):
+    """A new transformers release rewrites "transformers_version" in config.json: the same model, the same
+    digest, so its calibration and domain gate still apply. A changed setting is another model."""
+    import json
+
+    from kb.embedding.encoder import folder_weights_hash
+
+    copy = tmp_path / "model"
+    for path in e5_encoder.folder.rglob("*"):  # the configuration copied, the weights linked
+        if path.is_file():
+            target = copy / path.relative_to(e5_encoder.folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, target) if path.suffix == ".json" else target.symlink_to(path)
+    original = folder_weights_hash(copy, EmbeddingBackend.E5_SMALL)
+    config = json.loads((copy / "config.json").read_text(encoding="utf-8"))
+    config["transformers_version"] = "99.0.0"
+    (copy / "config.json").write_text(json.dumps(config, indent=4), encoding="utf-8")  # re-serialized, too
+    assert folder_weights_hash(copy, EmbeddingBackend.E5_SMALL) == original
+    config["layer_norm_eps"] = 1e-5
+    (copy / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    assert folder_weights_hash(copy, EmbeddingBackend.E5_SMALL) != original

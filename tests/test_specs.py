@@ -136,6 +136,9 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
     ("У MI300X памяти больше H100?", "ru", "comparison", ("amd-mi300x", "nvidia-h100-sxm"), "memory_capacity"),
     ("B200 实际上比 H100 的 FP8 更快吗？", "zh", "comparison", ("nvidia-b200-sxm", "nvidia-h100-sxm"), "peak_compute"),
     ("какой чип дешевле в час", "ru", "superlative", (), "price_per_hour"),
+    # counts the corpus states: collective-communication cores
+    ("Сколько CC-ядер у Trainium3?", "ru", "lookup", ("aws-trainium3",), "cc_cores"),
+    ("Trainium 和 Trainium2 哪个 CC-Core 更多？", "zh", "comparison", ("aws-trainium", "aws-trainium2"), "cc_cores"),
     # a hyphenated cue matches the words written apart ("chip-to-chip")
     ("chip to chip link bandwidth on trainium3?", "en", "lookup", ("aws-trainium3",), "interchip_bandwidth"),
     # a name written short after another of its series ("v4" of "TPU v3 和 v4")
@@ -196,6 +199,13 @@ def test_the_variants_of_a_product_named_by_their_word_alone(table):
                                                      "nvidia-a100-sxm"]
     query = understand("У какой версии A100 меньше памяти — PCIe или SXM?", "ru", table)
     assert query.kind == "comparison" and set(query.entities) == {"nvidia-a100-sxm", "nvidia-a100-pcie"}
+
+
+def test_collective_communication_cores_are_read_from_tables_and_sentences(table):
+    _, spec = lookup(table, "How many CC cores does a Trainium2 chip have, and how many did Trainium have?", "en")
+    assert {(e.entity, e.value) for e in spec.entries} >= {("aws-trainium2", 16), ("aws-trainium", 6)}
+    _, spec = lookup(table, "Сколько CC-ядер у Trainium3?", "ru")
+    assert [e.value for e in spec.entries] == [16]  # "16 CC-Cores orchestrate ..." in a label/sentence table
 
 
 def test_a_question_that_asks_why_asks_for_a_reason_not_a_figure(table):

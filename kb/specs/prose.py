@@ -49,7 +49,7 @@ EACH = re.compile(r"\b(?:each|every)\b|(?<![а-яё])кажд\w*|每", re.IGNORE
 POSSESSIVE = re.compile(r"['’]s\s*")  # "B200's 296TFLOPS"
 OPENING = " *_`([#>-"  # what may stand before a sentence's first word (Markdown marks, a bracket)
 NEAR = 40  # an entity named this close before a number, alone in the clause, is what the number is about
-COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda cores": "cuda_cores",
+COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda cores": "cuda_cores", "cc cores": "cc_cores",
            "compute units": "compute_units", "sms": "sm_count", "chips": "chip_count", "transistors": "transistor_count",
            "vcpus": "vcpus", "stream processors": "stream_processors"}
 CARRY = 600  # characters: how far the entity of a sentence carries to the sentences after it that name none

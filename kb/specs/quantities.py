@@ -37,6 +37,7 @@ COUNT_NOUNS = [
     (r"tensor cores?|тензорн\w* ядр\w*|tensor core", "cores", "tensor cores"),
     (r"neuroncores?(?:-v\d)?|neuron cores?", "cores", "neuroncores"),
     (r"cuda cores?|ядер cuda|cuda 核心", "cores", "cuda cores"),
+    (r"cc[- ]cores?", "cores", "cc cores"),
     (r"compute units|cus|вычислительн\w* блок\w*|计算单元", "CUs", "compute units"),
     (r"sms|streaming multiprocessors?", "SM", "sms"),
     (r"cores?|ядр\w*|ядер|个?核心?", "cores", "cores"),
