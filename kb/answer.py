@@ -200,14 +200,14 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     retrieved = time.perf_counter()
     text = normalize_for_matching(question)
     names = names_in(text, scores.lang)  # jieba's tagger is the slow part: run it once per question
-    unknown = unknown_names(text, index.words, scores.lang, names)
+    vocabulary = index.facts.vocabulary
+    entities = [(m.start, m.end) for m in vocabulary.mentions(text)]
+    unknown = unknown_names(text, index.words, scores.lang, names, entities)
     known = known_subjects(retriever, text, scores.lang, names)
     off_topic = gate_applies(known, spec, query) and scores.domain is not None and scores.domain < policy.answer_min_domain
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
-    vocabulary = index.facts.vocabulary
-    subjects = [(m.start, m.end) for m in vocabulary.mentions(text)] \
-        if vocabulary.attribute_cues(text.lower(), scores.lang or "en") else known
+    subjects = entities if vocabulary.attribute_cues(text.lower(), scores.lang or "en") else known
     # no value in the table, no candidate reading: a passage may still state it (see passage_statement)
     statement = passage_statement(index, hits, query) if spec is not None and spec.missing and not spec.unsure else []
     reason = AbstainReason.OFF_TOPIC if off_topic else \

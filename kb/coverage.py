@@ -245,9 +245,16 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
 
 
 def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
-                  names: list[Name] | None = None) -> list[Name]:
-    """Names in the question that occur nowhere in the corpus; ``names`` are its ``names_in``, if known."""
-    return [n for n in (names_in(question, lang) if names is None else names) if not words.mentions(n.text)]
+                  names: list[Name] | None = None, entities: list[tuple[int, int]] = ()) -> list[Name]:
+    """Names in the question that occur nowhere in the corpus; ``names`` are its ``names_in``, if known. A name
+    that ends in a fact-table entity (``entities``: the spans of their mentions) after words the corpus writes
+    is that entity under its maker's name ("Habana Gaudi", "Google TPU v5e"), not an unknown product; one
+    with an unknown word after the entity ("NVIDIA Rubin Ultra") still is."""
+    def maker_and_entity(n: Name) -> bool:
+        return any(n.start < a and b == n.end and all(words.mentions(w) for w in question[n.start:a].split())
+                   for a, b in entities)
+    return [n for n in (names_in(question, lang) if names is None else names)
+            if not words.mentions(n.text) and not maker_and_entity(n)]
 
 
 def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]) -> bool:

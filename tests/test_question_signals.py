@@ -135,6 +135,17 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     assert not about("How much memory does the H100 have?", ["H100"])  # nothing unknown at all
 
 
+def test_a_maker_written_before_a_known_product_names_that_product():
+    words = corpus_words(["Habana Labs makes Gaudi. Rubin is next. Blackwell Ultra ships. The Ultra variant."])
+    def unknown(question, entity):
+        spans = [m.span() for m in re.finditer(entity, question)]
+        return [n.text for n in unknown_names(question, words, "en", entities=spans)]
+    assert unknown("What process node is the first-gen Habana Gaudi built on?", "Gaudi") == []
+    assert unknown("What process node is the Graphcore Gaudi built on?", "Gaudi") == ["Graphcore Gaudi"]  # no maker
+    assert unknown("When will the NVIDIA Rubin Ultra ship?", "Rubin") == ["Rubin Ultra"]  # a word after the product
+    assert _unknown("What process node is the first-gen Habana Gaudi built on?", words) == ["Habana Gaudi"]
+
+
 def test_known_words_side_by_side_the_corpus_never_writes_name_a_new_product():
     words = corpus_words(["Rubin is next. Blackwell Ultra ships. The Ultra variant. NVIDIA H100."])
     assert _unknown("When will the NVIDIA Rubin Ultra ship?", words) == ["Rubin Ultra"]

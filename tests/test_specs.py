@@ -136,8 +136,12 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
     ("У MI300X памяти больше H100?", "ru", "comparison", ("amd-mi300x", "nvidia-h100-sxm"), "memory_capacity"),
     ("B200 实际上比 H100 的 FP8 更快吗？", "zh", "comparison", ("nvidia-b200-sxm", "nvidia-h100-sxm"), "peak_compute"),
     ("какой чип дешевле в час", "ru", "superlative", (), "price_per_hour"),
+    # a word of slowness asks for the lower figure
+    ("which is slower at fp32, H100 or A100?", "en", "comparison", ("nvidia-h100-sxm", "nvidia-a100-sxm"),
+     "peak_compute"),
     # counts the corpus states: collective-communication cores
     ("Сколько CC-ядер у Trainium3?", "ru", "lookup", ("aws-trainium3",), "cc_cores"),
+    ("how many CC cores does trn2 have", "en", "lookup", ("aws-trn2-48xlarge",), "cc_cores"),  # Trn2, like Trn1
     ("Trainium 和 Trainium2 哪个 CC-Core 更多？", "zh", "comparison", ("aws-trainium", "aws-trainium2"), "cc_cores"),
     # a hyphenated cue matches the words written apart ("chip-to-chip")
     ("chip to chip link bandwidth on trainium3?", "en", "lookup", ("aws-trainium3",), "interchip_bandwidth"),
@@ -199,6 +203,16 @@ def test_the_variants_of_a_product_named_by_their_word_alone(table):
                                                      "nvidia-a100-sxm"]
     query = understand("У какой версии A100 меньше памяти — PCIe или SXM?", "ru", table)
     assert query.kind == "comparison" and set(query.entities) == {"nvidia-a100-sxm", "nvidia-a100-pcie"}
+
+
+def test_slower_asks_for_the_lower_figure_and_a_bandwidth_of_nothing_cued_is_no_spec_question(table):
+    for question, lang in (("which is slower at fp32, H100 or A100?", "en"), ("H100 和 A100 哪个 FP16 更慢？", "zh"),
+                           ("Что медленнее в FP16: H100 или A100?", "ru")):
+        assert understand(question, lang, table).direction == "lower", question
+    # a bandwidth between parts no attribute measures is not answered with the peak compute "峰值" cued
+    assert understand("MI250 两个 GCD 之间的峰值带宽是多少？", "zh", table) is None
+    assert understand("What is the peak bandwidth between the two GCDs of an MI250?", "en", table) is None
+    assert understand("MI250 的峰值内存带宽是多少？", "zh", table).attribute == "memory_bandwidth"
 
 
 def test_collective_communication_cores_are_read_from_tables_and_sentences(table):

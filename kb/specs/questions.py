@@ -30,15 +30,15 @@ _COMPARE = {
 }
 _SUPERLATIVE = {
     "en": r"\b(?:most|highest|largest|biggest|fastest|least|lowest|cheapest|smallest|slowest|best|maximum|minimum)\b|"
-          r"\bwhich\b.*\b(?:cheaper|faster|larger|bigger|more|higher|less|lower|smaller)\b",
+          r"\bwhich\b.*\b(?:cheaper|faster|slower|larger|bigger|more|higher|less|lower|smaller)\b",
     "ru": r"(?<![а-яё])(?:сам\w+|больше всего|меньше всего|наибольш\w*|наименьш\w*|максимальн\w*|минимальн\w*|"
           r"дешевле|дороже|быстрее|больше|меньше)(?![а-яё])",
-    "zh": r"最|更便宜|更贵|更大|更多|更快",
+    "zh": r"最|更便宜|更贵|更大|更多|更快|更慢",
 }
 _LOWER = {
-    "en": r"\b(?:least|lowest|cheap\w*|smallest|slowest|minimum|less|fewer|lower)\b",
+    "en": r"\b(?:least|lowest|cheap\w*|smallest|slow(?:er|est)|minimum|less|fewer|lower)\b",
     "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|дешевл\w*|выгодн\w*|ниже|медленн\w*)",
-    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小",
+    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢",
 }
 # Two things offered as alternatives ("TPU or GPU", "TPU или GPU", "TPU 还是 GPU", "跟 GPU 比"): without a named
 # entity on either side the question compares classes, and the passage that compares them answers it.
@@ -159,6 +159,8 @@ def understand(question: str, lang: str | None, table: FactTable,
                    for e in pool)
 
     attribute = _choose(cues, low, vocabulary, has_facts, spans, lang)
+    if attribute is None:
+        return None
     if attribute == PER_PRECISION and _PRACTICE.search(low) and MEASURED_COMPUTE in vocabulary.attributes:
         attribute = MEASURED_COMPUTE  # "на реальном bf16 matmul": what is achieved, not the peak
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
@@ -184,8 +186,8 @@ def understand(question: str, lang: str | None, table: FactTable,
 
 
 def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],
-            lang: str) -> str:
-    """The attribute a question asks for. A cue that only qualifies another one is not what is asked: the
+            lang: str) -> str | None:
+    """The attribute a question asks for (None for a bandwidth of none of the cued things). A cue that only qualifies another one is not what is asked: the
     object of "of" in English ("the clock of the compute units"), the genitive right after a Russian head
     noun ("частота вычислительных блоков"). A word of bandwidth asks for bytes per second: of the cued
     attributes, or of the rate sibling a cued one names ("пропускная способность HBM" asks for the memory
@@ -210,7 +212,9 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
 
     if _BANDWIDTH_WORDS.search(low):
         rates = [(n, a) for n, a in cues if dimension(a) == "bytes/s"]
-        cues = rates or rate_siblings() or cues
+        cues = rates or rate_siblings()
+        if not cues:
+            return None  # a bandwidth the vocabulary has no attribute for is never answered with TFLOPS
     elif _RATE_WORDS.search(low):
         rates = [(n, a) for n, a in cues if dimension(a) in _RATE_DIMENSIONS]
         cues = rates or rate_siblings() or cues
