@@ -32,7 +32,7 @@ from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names
 from kb.index import KnowledgeIndex
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
-from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry
+from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.present import lookup
@@ -221,7 +221,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     if reason is None:
         parts, quoted = [], []
         chosen = stated_sentences(index, hits, said) or statement or \
-            fact_sentences(index, hits, specs, policy.answer_max_sentences) or \
+            (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
+             else []) or \
             choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus)
         for pos, start, end in chosen:
             c = citations[pos]

@@ -68,6 +68,8 @@ _DEFINITION = re.compile(rf"\b(?P<a1>[A-Z]{{3,6}})s?\s+(?:stands for|is short fo
 # The corpus's own terms in a question: a Latin model number (a letter first, or two letters) and an acronym.
 _LATIN_MODEL = re.compile(r"[A-Za-z][A-Za-z0-9\-]*\d[A-Za-z0-9\-]*|\d[A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*")
 _ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{3,6}(?![A-Za-z0-9])")
+# two capitalized words written together: a product or project name ("Jaguar Shores", "Falcon Shores")
+_CAPITALIZED_PAIR = re.compile(r"(?<![A-Za-z0-9])(?=([A-Z][a-z]+ [A-Z][a-z]+)(?![A-Za-z0-9]))")  # overlapping
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
 _COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared)\b|(?<![а-яё])(?:или|чем|против|сравн\w*)(?![а-яё])|"
                         r"还是|比|和|跟|与|对比", re.IGNORECASE)
@@ -291,8 +293,10 @@ def known_terms(question: str, words: CorpusWords, lang: str | None = "en",
                 names: list[Name] | None = None) -> list[tuple[int, int]]:
     """Where the question names a thing the corpus itself names and which only a subject like the corpus's
     has: a Latin model number it mentions ("WSE-3", "trn1n", not "5k" nor "以2") or an acronym it spells
-    out, written in capitals ("MAMF"; "ace" is a word). Capitalized words are no such sign: the corpus mentions Python and NVIDIA's stock too."""
+    out, written in capitals ("MAMF"; "ace" is a word), or a name of two capitalized words the corpus writes together
+    ("Jaguar Shores"). One capitalized word is no such sign: the corpus mentions Python and NVIDIA's stock too."""
     spans = [(n.start, n.end) for n in (names_in(question, lang) if names is None else names)
              if _LATIN_MODEL.fullmatch(n.text) and words.mentions(n.text)]
     spans += [m.span() for m in _ACRONYM.finditer(question) if m.group(0).isupper() and m.group(0).lower() in words.defined]
+    spans += [m.span(1) for m in _CAPITALIZED_PAIR.finditer(question) if m.group(1).lower() in words.pairs]
     return spans

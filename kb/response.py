@@ -180,6 +180,16 @@ class AskResponse(Frozen):
 def spec_leads(response: AskResponse) -> bool:
     """Whether the spec answer is what a reader reads first (the widget, ``kb ask`` and the answer metric
     agree): it states a value of the fact table, or a relation the corpus states ("MI300X: 40% more compute
-    units than MI250X"); a note that the table has no value does not lead."""
+    units than MI250X"); a note that the table has no value does not lead, nor does a comparison one side of which
+    has none."""
     answer = response.spec_answer
-    return bool(response.specs) or bool(answer is not None and getattr(answer, "relation", None))
+    if answer is not None and getattr(answer, "relation", None):
+        return True
+    return bool(response.specs) and not one_sided(answer, response.specs)
+
+
+def one_sided(answer: SpecAnswer | None, specs: tuple[SpecEntry, ...] | list[SpecEntry]) -> bool:
+    """A comparison one side of which has no value and no stated relation: a passage may still say how the two
+    compare ("a performance gain of 6.8 times for INT8"), so the passages answer, not the one value."""
+    return isinstance(answer, ComparisonAnswer) and not answer.comparable and not answer.relation and \
+        len({s.entity for s in specs if s.value is not None}) < 2

@@ -230,8 +230,9 @@ def test_a_question_that_asks_why_asks_for_a_reason_not_a_figure(table):
 
 
 def test_each_in_chinese_matches_with_a_measure_word(table):
-    assert loose_measure_words("每堆栈") == "每(?:一?[个条颗块台])?堆栈"
-    assert loose_measure_words("每个?\\s*gpu") == "每个?\\s*gpu"  # written with its measure word already
+    assert loose_measure_words("每堆栈") == "每(?:一?[个条颗块台张])?堆栈"
+    assert loose_measure_words("每个\\s*gpu") == "每个\\s*gpu"  # written with its measure word already
+    assert loose_measure_words("每个?\\s*gpu") == "每(?:一?[个条颗块台张])?\\s*gpu"  # an optional one: any
     _, spec = lookup(table, "H100 每个 SM 的 SMEM 是多大？", "zh")
     assert [(e.value, e.unit, e.scope) for e in spec.entries] == [(256, "kB", None)]  # per SM, not "per chip"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kb.specs.tables import DTYPE, dtype_name
+from kb.specs.units import DTYPE, dtype_name
 from kb.specs.vocabulary import Vocabulary
 
 CLAUSE = re.compile(r"[,，;；:：]|\s-\s|\s—\s| and | but | which |，而|，并")  # an aside in brackets stays in its clause

@@ -26,7 +26,7 @@ from kb.specs.prose import EVIDENCE_CONFIDENCE, read_prose
 from kb.specs.quantities import word_number
 from kb.specs.relations import Relation
 from kb.specs.tables import read_tables
-from kb.specs.units import capacity_twins, convert, numbers_in, same_number
+from kb.specs.units import capacity_twins, convert, numbers_in, same_number, topology_chips
 from kb.specs.vocabulary import Vocabulary
 
 FACTS_JSON = "facts.json"
@@ -56,7 +56,7 @@ def validate(fact: Fact, body: str) -> None:
     if fact.is_number:
         if "[?]" in fact.value_text:
             raise SpecError(src.location, "a value the source lost ([?]) is stored as a number")
-        spelled = word_number(fact.value_text)
+        spelled = word_number(fact.value_text) or topology_chips(fact.value_text)  # "seven", "16x20x28"
         if not (spelled is not None and same_number(spelled, fact.value)) and \
                 not any(same_number(n.value, fact.value) or same_number(convert(n.value, "B/s", fact.unit) or -1, fact.value)
                         or same_number(convert(n.value, "FLOPS", fact.unit) or -1, fact.value)
@@ -127,9 +127,9 @@ class FactTable:
             return cls(Vocabulary([], []), [])
         vocabulary = Vocabulary.load(folder)
         by_id = {a.meta.id: a for a in articles}
-        facts = read_tables(folder, by_id, vocabulary) + read_curated(folder, by_id, vocabulary)
+        facts, relations = read_tables(folder, by_id, vocabulary)
+        facts += read_curated(folder, by_id, vocabulary)
         candidates: list[Fact] = []
-        relations: list[Relation] = []
         curated = [f for f in facts if f.source.origin == "curated"]
 
         def overridden(fact: Fact) -> bool:  # a curated entry about the same statement wins over the reader
@@ -195,14 +195,20 @@ class FactTable:
         return [c for c in self.candidates if c.entity == entity and c.attribute == attribute
                 and c.confidence >= EVIDENCE_CONFIDENCE]
 
-    def relation_between(self, a: str, b: str, attribute: str):
+    def relation_between(self, a: str, b: str, attribute: str, dtype: str | None = None):
         """A stated relation of two entities on an attribute, either way round, or None; a relation stated of
-        an entity's series counts for it ("the MI300 series ... 40% more CUs than MI250X" for the MI300X)."""
+        an entity's series counts for it ("the MI300 series ... 40% more CUs than MI250X" for the MI300X). With
+        a data type, one of that type (the FP8 row of an improvement table, not the BF16 one) or of none."""
         def sides(e: str) -> set[str]:
             family = self.vocabulary.entities[e].family
             return {e, family} if family else {e}
-        return next((r for r in self.relations if r.attribute == attribute and (
-            (r.subject in sides(a) and r.object in sides(b)) or (r.subject in sides(b) and r.object in sides(a)))), None)
+        pair = [r for r in self.relations if r.attribute == attribute and (
+            (r.subject in sides(a) and r.object in sides(b)) or (r.subject in sides(b) and r.object in sides(a)))]
+        typed = [r for r in pair if dtype and r.dtype and dtype.lower() in r.dtype.lower().split("/")]
+        untyped = [r for r in pair if not r.dtype or not dtype]
+        if not dtype:  # no type asked: the usual headline (BF16) before the others
+            untyped.sort(key=lambda r: bool(r.dtype) and "bf16" not in r.dtype.lower().split("/"))
+        return next(iter(typed + untyped), None)
 
     def related(self, entity: str) -> list[str]:
         """Instances and systems built of a chip, or the chip an instance is built of; then the series a chip

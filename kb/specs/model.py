@@ -47,8 +47,10 @@ _PREFIX_WORDS = ("on", "in", "off", "per", "non", "co")  # "on chip memory" is n
 
 def loose_measure_words(pattern: str) -> str:
     """A cue pattern in which Chinese 每 ("each") also matches it with a measure word: "每 SM" and "每个 SM",
-    "每堆栈" and "每个堆栈" alike. One already followed by a measure word is left as written."""
-    return re.sub(r"每(?![个条颗块台一(\[])", "每(?:一?[个条颗块台])?", pattern)
+    "每堆栈" and "每个堆栈", "每张 GPU" (cards take 张) alike. One already followed by a measure word is left as
+    written; an optional one ("每个?") stands for any."""
+    pattern = pattern.replace("每个?", "每")  # "each" with its optional measure word: any of them
+    return re.sub(r"每(?![个条颗块台张一(\[])", "每(?:一?[个条颗块台张])?", pattern)
 
 
 def loose_hyphens(pattern: str) -> str:

@@ -81,10 +81,22 @@ TEXTS = {
     "lower": {"en": "{a} is lower: {va} against {vb} for {b} ({diff} less).",
               "ru": "У {a} меньше: {va} против {vb} у {b} (на {diff} меньше).",
               "zh": "{a} 更低：{va}，{b} 为 {vb}（低 {diff}）。"},
+    # asked by how much: the factor (or the share less) leads
+    "ratio_higher": {"en": "{a} is {ratio}× {b} ({label}): {va} against {vb}.",
+                     "ru": "У {a} в {ratio} раза больше, чем у {b} ({label}): {va} против {vb}.",
+                     "zh": "{a} 是 {b} 的 {ratio} 倍（{label}）：{va}，{b} 为 {vb}。"},
+    "ratio_lower": {"en": "{a} is {ratio} lower than {b} ({label}): {va} against {vb}.",
+                    "ru": "У {a} на {ratio} меньше, чем у {b} ({label}): {va} против {vb}.",
+                    "zh": "{a} 比 {b} 低 {ratio}（{label}）：{va}，{b} 为 {vb}。"},
+    "pair": {"en": ": {vs} against {vo}", "ru": ": {vs} против {vo}", "zh": "：{vs} 对 {vo}"},
     # a stated relation, the winner first: the subject of the relation, or the other side
     "relation_subject": {"en": "{s}: {factor} {word} than {o} ({label}){value}.",
                          "ru": "{s}: {factor} {word}, чем {o} ({label}){value}.",
                          "zh": "{s}：比 {o} {word}{factor}（{label}）{value}。"},
+    # a multiple of the other side: Chinese says "是…的 N 倍" ("高 N 倍" may be read as N + 1 times)
+    "relation_times": {"en": "{s}: {factor} {word} than {o} ({label}){value}.",
+                       "ru": "{s}: {factor} {word}, чем {o} ({label}){value}.",
+                       "zh": "{s}：是 {o} 的{factor}（{label}）{value}。"},
     "relation_object": {"en": "{o} is {other}: {s} is {factor} {word} ({label}).",
                         "ru": "{o} — {other}: {s} {factor} {word} ({label}).",
                         "zh": "{o} 更{other}：{s} 比它{word}{factor}（{label}）。"},
@@ -127,7 +139,7 @@ RELATION_WORDS = {  # (subject's word, the other side's), by direction; prices r
 def factor_text(factor: str, lang: str) -> str:
     """"60%" / "2-3x" as the language says it: "на 60%", "в 2-3 раза", "60%", "2-3倍"."""
     times = not factor.endswith("%")
-    number = factor.rstrip("x×%").replace("-", "–")
+    number = "–".join(format_number(float(n), lang) for n in factor.rstrip("x×%").split("-"))
     if lang == "ru":
         return f"в {number} раза" if times else f"на {number}%"
     if lang == "zh":

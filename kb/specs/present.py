@@ -95,11 +95,18 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
     """The facts answering ``query`` for one entity, and the related entity they came from, if any."""
     via = None
     facts = table.about(entity, query.attribute)
-    if not facts:
+    part = table.vocabulary.entities[entity].parts
+    if part and "per_chip" in query.scopes and not any(f.scope == "per_chip" for f in facts) and \
+            table.about(part.chip, query.attribute):
+        facts, via = table.about(part.chip, query.attribute), part.chip  # "trn2 HBM per chip": the chip's own figure
+    elif not facts:
         for other in table.related(entity):
             if table.about(other, query.attribute):
                 facts, via = table.about(other, query.attribute), other
                 break
+        if not facts and query.kind == "lookup":  # "MI300 HBM": a series without a figure of its own, each member's
+            members = [x.id for x in table.vocabulary.entities.values() if x.family == entity]
+            facts = [f for m in members for f in table.about(m, query.attribute)]
     facts = [f for f in facts if _dtype_ok(f, query.dtype)]
     if query.dtype is None and len({f.dtype for f in facts}) > 1:
         # Peak compute without a data type: the BF16 figures are the usual headline.
@@ -192,9 +199,19 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
         ratio_text = fmt_range(round(ratio[0], 2), round(ratio[1], 2), "", lang).strip() if ratio else "—"
         # the side the question asks for goes first: "which is cheaper" is answered by the lower one
         first, second, rf, rs = (lo, hi, rl, rh) if query.direction == "lower" else (hi, lo, rh, rl)
-        text = TEXTS[query.direction][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
+        stated = table.relation_between(a, b, query.attribute, query.dtype) if query.ratio else None
+        if stated is not None and (stated.subject in _sides(table, hi)) == (stated.direction == "higher") and \
+                ratio and _agrees(stated, ratio):
+            # the factor as the source states it ("3.6x" of an improvement column), with both values
+            return _by_relation(table, query, stated, per_entity, lang, {hi: rh, lo: rl, "unit": unit})
+        key = query.direction
+        if query.ratio and ratio:
+            key = f"ratio_{query.direction}"
+            share = fmt_range(round((1 - rl[1] / rh[0]) * 100), round((1 - rl[0] / rh[1]) * 100), "%", lang)
+            ratio_text = share if query.direction == "lower" else ratio_text
+        text = TEXTS[key][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
                                                    vb=fmt_range(*rs, unit, lang), diff=fmt_range(*diff, unit, lang),
-                                                   ratio=ratio_text)
+                                                   ratio=ratio_text, label=label)
     elif ra == rb and ra[0] == ra[1]:
         text = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=fmt_range(*ra, unit, lang))
     else:
@@ -206,10 +223,23 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
     return answer(text, **found)
 
 
+def _agrees(rel, ratio: tuple[float, float]) -> bool:
+    """Whether a stated factor fits the values' own (within rounding and 15%): "3.6x" of 2.9 against 0.8-0.88 TB/s
+    does, "6x" of 1,979 against 624 TFLOPS does not, and then the values speak."""
+    stated = (rel.ratio if rel.direction == "higher" else (1 / rel.ratio[1], 1 / rel.ratio[0]))
+    return stated[0] <= ratio[1] * 1.15 and ratio[0] <= stated[1] * 1.15
+
+
+def _sides(table: FactTable, entity: str) -> set[str]:
+    family = table.vocabulary.entities[entity].family
+    return {entity, family} if family else {entity}
+
+
 def _by_relation(table: FactTable, query: SpecQuery, rel, per_entity: dict[str, list[Fact]],
-                 lang: str) -> ComparisonAnswer:
+                 lang: str, ranges: dict | None = None) -> ComparisonAnswer:
     """A comparison from a stated relation ("8 Gaudi processors cost 13.11 USD per hour, 60% lower than P4d"),
-    when one side has no value of its own: the side the question asks for first, with the relation."""
+    when one side has no value of its own, or when the question asks for the factor: the side the question asks
+    for first, with the relation (and ``ranges``, both sides' values, where both have one)."""
     # the sides as asked: a relation stated of a chip's series is shown for the chip
     asked = {side: next((e for e in query.entities if side in (e, table.vocabulary.entities[e].family)), side)
              for side in (rel.subject, rel.object)}
@@ -221,7 +251,13 @@ def _by_relation(table: FactTable, query: SpecQuery, rel, per_entity: dict[str, 
     word, other = RELATION_WORDS[(rel.direction, rel.attribute == "price_per_hour")][lang]
     own = [f for f in per_entity.get(subject, []) + table.about(subject, rel.attribute) if f.is_number]
     value = f"{': ' if lang != 'zh' else '：'}{value_display(own[0], lang)}" if own else ""
+    if ranges:
+        unit = ranges["unit"]
+        value = TEXTS["pair"][lang].format(vs=fmt_range(*ranges[subject], unit, lang),
+                                           vo=fmt_range(*ranges[obj], unit, lang))
     template = "relation_subject" if winner == subject else "relation_object"
+    if template == "relation_subject" and rel.direction == "higher" and not rel.factor.endswith("%"):
+        template = "relation_times"
     text = TEXTS[template][lang].format(s=names[subject], o=names[obj], factor=factor_text(rel.factor, lang),
                                         word=word, other=other, label=attribute.label(lang), value=value)
     ratio = (1 / rel.ratio[1], 1 / rel.ratio[0]) if rel.direction == "lower" else rel.ratio
@@ -298,7 +334,7 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
         answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(query.entities),
                               text=TEXTS["lookup_unsure" if unsure else "lookup_none"][lang].format(label=label, a=names))
         return SpecResult(entries, answer, False, True, None, unsure)
-    relation = table.relation_between(*query.entities[:2], query.attribute) \
+    relation = table.relation_between(*query.entities[:2], query.attribute, query.dtype) \
         if isinstance(answer, ComparisonAnswer) and answer.relation else None
     return SpecResult(entries, answer, bool(entries) or relation is not None, not entries and relation is None,
                       relation.source if relation else None)

@@ -38,7 +38,7 @@ from kb.sentences import sentence_spans
 from kb.specs.clauses import SUBJECT_KINDS, WINDOW, beside, built_into, clause, hourly_instance, part_scope, precision
 from kb.specs.model import Fact, FactSource
 from kb.specs.quantities import Quantity, quantities
-from kb.specs.relations import RELATIONS, Relation, read_relation
+from kb.specs.relations import RELATIONS, Relation, continued, read_relation
 from kb.specs.tables import file_line, label_text
 from kb.specs.units import UNITS, convert, rebase
 from kb.specs.vocabulary import Mention, Vocabulary
@@ -275,7 +275,7 @@ class _Reading:
                 outcome="relation" if rel else "skipped",
                 reason="relative to another entity" if rel else "a relation whose two sides or attribute are not named"))
             if rel:
-                self.relations.append(rel)
+                self.relations += [rel, *continued(text, rel, m.end())]
         named = _subjects(text, mentions, vocabulary)
         for q in quantities(text):
             if any(a <= q.start < b for a, b in spans):

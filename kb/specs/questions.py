@@ -16,13 +16,15 @@ from typing import Literal
 
 from kb.specs.clauses import PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
-from kb.specs.tables import DTYPE
+from kb.specs.units import DTYPE
 from kb.textnorm import normalize_for_matching
 
 Kind = Literal["lookup", "comparison", "superlative"]
 
 _COMPARE = {
-    "en": r"\b(?:vs\.?|versus|compared?|than|which|or|difference)\b",
+    # a comparative between two names compares them even where "than" is misspelt ("more sbuf then trainium")
+    "en": r"\b(?:vs\.?|versus|compared?|than|which|or|difference|more|less|fewer|higher|lower|bigger|larger|"
+          r"smaller|faster|slower|cheaper|better|worse)\b",
     # a Russian comparative compares without "чем": "B200 быстрее H100" (the genitive of comparison)
     "ru": r"(?<![а-яё])(?:или|чем|против|сравнени\w*|как\w{1,3}|кто|у кого|что|насколько|лучше|хуже|больше|меньше|"
           r"дешевле|дороже|выше|ниже|быстрее|медленнее|мощнее|сильнее|слабее)(?![а-яё])",
@@ -44,6 +46,12 @@ _LOWER = {
 # entity on either side the question compares classes, and the passage that compares them answers it.
 _ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:比|相比)",
                            re.IGNORECASE)
+# Words that ask how many times or by how much one side exceeds the other: the factor is the answer, so it leads.
+_RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bby how much\b|\bhow much (?:faster|slower|more|less|higher|"
+                    r"lower|bigger|larger|smaller|cheaper)\b|\bin percent\b|\bwhat percent|\bhow many percent|"
+                    r"во сколько раз|на сколько процент|(?:на ?сколько|насколько) (?:больше|меньше|быстрее|медленнее|"
+                    r"дешевле|дороже|выше|ниже)|几倍|多少倍|倍数|百分之几|百分之多少|多少\s*%|"
+                    r"(?:高|低|快|慢|多|少|便宜|贵|大|小)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
 _WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为何|怎么会")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
@@ -119,6 +127,7 @@ class SpecQuery:
     basis: str | None = None  # "matrix", "vector": the kind of unit a figure is of, when the question names one
     kind_filter: str | None = None
     scopes: tuple[str, ...] = ()  # scopes the question names ("each MI250 GCD")
+    ratio: bool = False  # the question asks by how much one side exceeds the other ("во сколько раз")
     cued: tuple[str, ...] = field(default=(), compare=False)  # every attribute the question cued, best first
 
 
@@ -170,7 +179,8 @@ def understand(question: str, lang: str | None, table: FactTable,
     kind_filter = next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
     sparse = bool(re.search(r"sparse|稀疏|разрежен", low))
     basis = next((b for b, pattern in _BASIS_WORDS.items() if re.search(pattern, low)), None)
-    if len(entities) >= 2 and compare:
+    ratio = bool(_RATIO.search(low))
+    if len(entities) >= 2 and (compare or ratio):
         kind: Kind = "comparison"
     elif not entities and _ALTERNATIVES.search(low):
         return None  # classes compared ("TPU or GPU"): no ranking over whichever instances have a value
@@ -182,7 +192,8 @@ def understand(question: str, lang: str | None, table: FactTable,
         kind = "lookup"
     scopes = tuple(s for s, pattern in _SCOPE_WORDS.items() if re.search(pattern, low))
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
-                     sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued)
+                     sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
+                     ratio=ratio and kind == "comparison")
 
 
 def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],

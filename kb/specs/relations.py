@@ -7,21 +7,27 @@ or share of the object's, in a direction. The factor is no value of its own.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from kb.specs.clauses import SUBJECT_KINDS, WINDOW, clause, compared, hourly_instance
+from kb.specs.clauses import SUBJECT_KINDS, WINDOW, clause, compared, hourly_instance, precision
 from kb.specs.model import FactSource
 from kb.specs.vocabulary import Mention, Vocabulary
 
 # A relation: a factor or share, a comparative word, then (in English and Russian) "than" and the other side.
-_FACTOR = r"(?P<low>\d+(?:\.\d+)?)(?:\s*[-–/]\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<kind>%|x|×|times|раза?)"
+_FACTOR = r"(?P<low>\d+(?:\.\d+)?)(?:\s*[-–/]\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<kind>%|x|×|times|раза?|倍)"
 RELATIONS = [
     re.compile(_FACTOR + r"\s+(?P<word>more|less|lower|higher|faster|slower|cheaper|better|larger|smaller|bigger)"
                r"(?:\s+\w+){0,3}?\s+than\s+", re.IGNORECASE),
     re.compile(r"(?:на|в)\s+" + _FACTOR + r"\s+(?P<word>дешевле|дороже|быстрее|медленнее|больше|меньше|выше|ниже)"
                r"(?:,?\s+чем\s+)?", re.IGNORECASE),
     re.compile(r"比(?P<other>前者|后者|[^，。,]{1,20}?)(?P<word>低|高|快|慢|便宜|贵|多|少)了?\s*" + _FACTOR),
+    # "B200 的 FLOPs 是 H100 的 2.25 倍": a multiple of the other side's
+    re.compile(r"是\s*(?P<other>[^，。,的]{1,20}?)\s*的\s*(?P<word>)" + _FACTOR),
 ]
+# A factor that goes on with the same two sides in another number format: "2-3x faster than A100 (half
+# precision), 6x faster for fp8".
+CONTINUED = re.compile(r"[^.;]{0,40}?,\s*" + _FACTOR + r"\s+(?P<word>faster|slower|more|less|higher|lower)\s+"
+                       r"(?:for|in|at|on|with)\s+", re.IGNORECASE)
 LOWER_WORDS = ("less", "lower", "slower", "cheaper", "smaller", "дешевле", "медленнее", "меньше", "ниже", "低", "慢",
                "便宜", "少")
 # a price of work done ("cost per image", "每张图片的成本") is not the price of the hardware
@@ -41,6 +47,7 @@ class Relation:
     bound: str | None  # "at_least": the factor is more than written ("more than 2x cheaper")
     factor: str  # as written: "60%", "2-3x"
     source: FactSource
+    dtype: str | None = None  # the data type of compared figures ("FP8"), where the statement names one
 
 
 def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: Vocabulary, lang: str,
@@ -87,10 +94,31 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
         ratio = (1 - high / 100, 1 - low / 100) if lower else (1 + low / 100, 1 + high / 100)
     else:
         ratio = (1 / high, 1 / low) if lower else (low, high)
+    dtype = precision(text, m.start(), m.end(), "") if attribute == "peak_compute" else None
     subject_id = hourly_instance(subject.entity, attribute, vocabulary)
     object_id = hourly_instance(obj.entity, attribute, vocabulary)
     bound = "at_least" if re.search(r"more than\s*$", text[:m.start()], re.IGNORECASE) else None
-    factor = text[m.start("low"):m.end("kind")].replace(" ", "")
+    factor = _factor(m)
     return Relation(subject=subject_id, object=object_id, attribute=attribute, ratio=ratio,
                     direction="lower" if lower else "higher", bound=bound, factor=factor,
-                    source=source)
+                    source=source, dtype=dtype)
+
+
+def _factor(m: re.Match) -> str:
+    """The factor of a match as "60%" or "2-3x", whatever the language wrote ("в 2 раза", "2.25 倍")."""
+    number = m.group("low") + (f"-{m.group('high')}" if m.group("high") else "")
+    return number + ("%" if m.group("kind") == "%" else "x")
+
+
+def continued(text: str, rel: Relation, end: int) -> list[Relation]:
+    """The factors after a relation's that keep its two sides ("..., 6x faster for fp8"): in another number
+    format, each with its own."""
+    out = []
+    m = CONTINUED.match(text, end)
+    if m is not None and rel.attribute == "peak_compute":
+        dtype = precision(text, m.start(), m.end() + 12, text[m.end():m.end() + 12])
+        low, high = float(m.group("low")), float(m.group("high") or m.group("low"))
+        lower = m.group("word").lower() in LOWER_WORDS
+        out.append(replace(rel, ratio=(1 / high, 1 / low) if lower else (low, high), direction="lower" if lower else
+                           "higher", factor=_factor(m), dtype=dtype))
+    return out

@@ -23,15 +23,17 @@ from kb.errors import SpecError
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.specs.model import Fact, FactSource
-from kb.specs.units import PRECISIONS, UNITS, canonical_unit, numbers_in, rebase
+from kb.specs.relations import Relation
+from kb.specs.units import DTYPE, UNITS, canonical_unit, dtype_name, numbers_in, rebase, topology_chips
 from kb.specs.vocabulary import Vocabulary, load_yaml_items, validated
 from kb.tables import Table
 
 TABLES_FILE = "tables.yaml"
-DTYPE = re.compile(r"(?<![A-Za-z0-9])(" + PRECISIONS + ")"
-                   r"(?![A-Za-z0-9])", re.IGNORECASE)
 _VENDORS = re.compile(r"\b(?:NVIDIA|AMD|Intel|Google|AWS|Amazon|Huawei)\b")
 _UNSUPPORTED = {"x", "not applicable", "n/a", "—", "-", "–"}
+# A column that states how two entity columns relate ("Improvement factor": "3.6x"): a relation per row.
+_FACTOR_HEADER = re.compile(r"improvement|factor|speed-?up|ratio|提升|倍数|прирост|улучшени", re.IGNORECASE)
+_FACTOR_CELL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*$")
 
 
 class Defaults(BaseModel):
@@ -64,12 +66,6 @@ class ArticleTable:
     table: Table
     anchor: str
     header_line: str  # the header row, whitespace runs collapsed: what a row's numbers mean
-
-
-def dtype_name(written: str) -> str:
-    """A number format as the vendors print it: "BF16", "FP8", "cFP8" (AWS's configurable FP8 keeps its c)."""
-    upper = written.upper()
-    return "c" + upper[1:] if upper.startswith("CFP") else upper
 
 
 def tables_in(article: Article) -> list[ArticleTable]:
@@ -123,6 +119,8 @@ def parse_cell(text: str) -> CellValue | None:
         return CellValue("unsupported")
     if t == "V":
         return CellValue("unpublished")
+    if (chips := topology_chips(t)) is not None:  # "16x20x28": that many chips in a torus of that shape
+        return CellValue("value", value=float(chips), unit="chips", detail=t)
     m = _CELL.match(t)
     if not m:
         return CellValue("value", text=t)
@@ -165,9 +163,11 @@ def _find_table(reading: TableReading, tables: list[ArticleTable], body: str, wh
     return following[:1]
 
 
-def read_tables(folder: Path, articles: dict[str, Article], vocabulary: Vocabulary) -> list[Fact]:
+def read_tables(folder: Path, articles: dict[str, Article], vocabulary: Vocabulary) -> tuple[list[Fact], list[Relation]]:
+    """The facts of every table ``tables.yaml`` names, and the relations its improvement-factor columns state."""
     path = folder / TABLES_FILE
     facts: list[Fact] = []
+    relations: list[Relation] = []
     for line, item in load_yaml_items(path):
         where = f"{path}:{line}"
         reading = validated(TableReading, where, item)
@@ -180,8 +180,35 @@ def read_tables(folder: Path, articles: dict[str, Article], vocabulary: Vocabula
         if reading.entity and reading.entity not in vocabulary.entities:
             raise SpecError(where, f"unknown entity '{reading.entity}'")
         for table in _find_table(reading, tables_in(article), article.body, where):
-            facts += _read_table(reading, table, article, vocabulary, where, folder.parent)
-    return facts
+            read = _read_table(reading, table, article, vocabulary, where, folder.parent)
+            facts += read
+            if reading.read == "columns":
+                relations += factor_relations(table.table, read)
+    return facts, relations
+
+
+def factor_relations(table: Table, facts: list[Fact]) -> list[Relation]:
+    """What an improvement-factor column states of a row whose two entity columns hold numbers: the entity with
+    the higher value is that many times the other ("| HBM Bandwidth (TB/sec) | 0.8 | 2.9 | 3.6x |")."""
+    header = [label_text(c.text) for c in table.header.cells]
+    column = next((j for j, h in enumerate(header) if j > 0 and _FACTOR_HEADER.search(h)), None)
+    if column is None:
+        return []
+    out = []
+    for line in table.rows:
+        cells = line.cells
+        m = _FACTOR_CELL.match(cells[column].text) if column < len(cells) else None
+        row = [f for f in facts if f.source.char_start == line.start and f.is_number]
+        if m is None or len({f.entity for f in row}) != 2 or len({f.attribute for f in row}) != 1:
+            continue
+        low, high = sorted(row[:2], key=lambda f: f.value)
+        if low.unit != high.unit or low.value == high.value:
+            continue
+        factor = float(m.group(1))
+        out.append(Relation(subject=high.entity, object=low.entity, attribute=high.attribute, ratio=(factor, factor),
+                            direction="higher", bound=None, factor=f"{m.group(1)}x", source=high.source,
+                            dtype=high.dtype))
+    return out
 
 
 def _read_table(reading: TableReading, located: ArticleTable, article: Article, vocabulary: Vocabulary,
@@ -250,7 +277,7 @@ def _read_table(reading: TableReading, located: ArticleTable, article: Article, 
             unit=unit if parsed.status == "value" or parsed.unit or spec.unit else "",
             decimals=decimals, value_text=cell.text, approx=parsed.approx, bound=parsed.bound,
             dtype="/".join(dtype_name(d) for d in dtype_found) or defaults.dtype or reading.dtype,
-            scope=defaults.scope or reading.scope, basis=basis, variant=variant,
+            scope=(defaults.scope or reading.scope) if spec.scoped else None, basis=basis, variant=variant,
             note=defaults.note or reading.note or parsed.detail,
             as_of=reading.as_of or article.meta.as_of or article.meta.published,
             source=FactSource(article_id=article.meta.id, title=article.meta.title, url=article.meta.source.link(),

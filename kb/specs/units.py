@@ -18,6 +18,24 @@ from dataclasses import dataclass
 
 # The number formats a compute figure is given in, as a regex alternation (longest spellings first).
 PRECISIONS = r"c?fp64|c?fp32|tf32|c?fp16|bf16|mxfp8|mxfp4|nvfp4|c?fp8|fp6|fp4|int8"
+DTYPE = re.compile(r"(?<![A-Za-z0-9])(" + PRECISIONS + ")"
+                   r"(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+_TOPOLOGY = re.compile(r"\d+(?:\s*[x×]\s*\d+){1,2}")
+
+
+def topology_chips(text: str) -> int | None:
+    """How many chips a torus of the shape ``text`` holds ("16x20x28": 8,960), or None for no shape."""
+    if not _TOPOLOGY.fullmatch(text.strip()):
+        return None
+    return math.prod(int(n) for n in re.split(r"\s*[x×]\s*", text.strip()))
+
+
+def dtype_name(written: str) -> str:
+    """A number format as the vendors print it: "BF16", "FP8", "cFP8" (AWS's configurable FP8 keeps its c)."""
+    upper = written.upper()
+    return "c" + upper[1:] if upper.startswith("CFP") else upper
 
 
 @dataclass(frozen=True)

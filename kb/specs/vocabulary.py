@@ -18,11 +18,33 @@ from pydantic import ValidationError
 
 from kb.errors import SpecError
 from kb.language import has_cyrillic
+from kb.specs.han_spelling import HanSpelling, cue_words
 from kb.specs.model import Attribute, Entity
 from kb.textnorm import normalize_for_matching
 
 ENTITIES_FILE = "entities.yaml"
 ATTRIBUTES_FILE = "attributes.yaml"
+
+
+_BRACKET = "()[]（）【】"
+
+
+def plain_words(text: str) -> tuple[str, list[int]]:
+    """``text`` with the punctuation that splits a phrase people read as one taken out, and where each of its
+    characters stood: a hyphen between words becomes a space ("L2-кэш" is "L2 кэш"), brackets go ("shared
+    memory (SMEM) на один SM" reads "shared memory SMEM на один SM"). Cues match either form."""
+    out: list[str] = []
+    at: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _BRACKET:
+            continue
+        if ch == "-" and 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum():
+            ch = " "
+        if ch.isspace() and (not out or out[-1] == " "):
+            continue
+        out.append(" " if ch.isspace() else ch)
+        at.append(i)
+    return "".join(out), at
 
 
 def load_yaml_items(path: Path) -> list[tuple[int, dict]]:
@@ -140,6 +162,7 @@ class Vocabulary:
         self._names = [(re.compile(name_pattern(n), re.IGNORECASE), eid) for n, eid in names]
         self._one_word = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]+\d[A-Za-z0-9]*", n)}
         self._stems = {n: STEM.match(n).groups() for n in self._one_word}  # "trainium3": ("trainium", "3")
+        self._letter_names = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]{6,}", n)}  # "Trainium"
         # a product's variants by the word that completes its name ("H100" + "PCIe" is the H100 PCIe)
         self._variants: dict[str, dict[str, str]] = {}
         for name, eid in names:
@@ -157,6 +180,7 @@ class Vocabulary:
         words = [w for p in plain for w in re.findall(r"[a-zа-яё]+\*?", p)]
         self._cue_words = sorted({w for w in words if not w.endswith("*") and len(w) >= 5})
         self._cue_stems = sorted({w.rstrip("*") for w in words if w.endswith("*")} | set(self._cue_words))
+        self._han = HanSpelling(cue_words([c for a in attributes for c in a.cues.get("zh", [])]))
 
     @classmethod
     def load(cls, folder: Path) -> Vocabulary:
@@ -289,20 +313,22 @@ class Vocabulary:
     def mend_spelling(self, text: str, known: frozenset[str] = frozenset()) -> str:
         """``text`` (lower case) with each word of five letters or more that is neither a word of ``known``
         (the corpus's words: "lower" is no misspelling of "power") nor begins like a cue, but is a single
-        edit from one cue word ("clcok", "bandwdith"), replaced by that cue word."""
+        edit from one cue word ("clcok", "bandwdith"), replaced by that cue word; Chinese cue words typed with the
+        wrong characters of the same sound ("现存" for "显存") or swapped ("宽带") mended too (kb.specs.han_spelling)."""
         def mend(m: re.Match) -> str:
             word = m.group(0)
             if word in known or any(word.startswith(c) or c.startswith(word) for c in self._cue_stems):
                 return word
             close = [c for c in self._cue_words if abs(len(c) - len(word)) <= 1 and one_edit(word, c)]
             return close[0] if len(close) == 1 else word
-        return re.sub(r"(?<![\w])[a-zа-яё]{5,}(?![\w])", mend, text)
+        return re.sub(r"(?<![\w])[a-zа-яё]{5,}(?![\w])", mend, self._han.mend(text))
 
     def mend_names(self, text: str, known: frozenset[str] = frozenset()) -> str:
         """``text`` with each word that is no word of ``known`` (the corpus's) and no name, but a single edit in
         the letters before its digits from one entity's one-word name ("trainum3", "Inferntia2"), written as
         that name. What follows the letters must agree exactly: "TPUv4i", "HBM4e", "Gaudi2D" and "trn1n.32xlarge"
-        are other products, and stems under four letters ("MI300A") are model numbers, not words."""
+        are other products, and stems under four letters ("MI300A") are model numbers, not words. A name of letters
+        alone is mended from six letters on ("trainum"): shorter words are too often other words."""
         def mend(m: re.Match) -> str:
             word = m.group(0)
             low = word.lower()
@@ -311,17 +337,30 @@ class Vocabulary:
                 return word
             close = {name for name, (s, r) in self._stems.items() if r == rest and one_edit(stem, s)}
             return self._one_word[close.pop()] if len(close) == 1 else word
-        return re.sub(r"(?<![\w.-])[A-Za-z]+\d[A-Za-z0-9]*(?![\w-]|\.\w)", mend, text)
+
+        def mend_word(m: re.Match) -> str:  # a name of letters only, six or more of them ("trainum")
+            word = m.group(0)
+            low = word.lower()
+            if low in known or low in self._letter_names:
+                return word
+            close = {name for name in self._letter_names if one_edit(low, name)}
+            return self._letter_names[close.pop()] if len(close) == 1 else word
+        text = re.sub(r"(?<![\w.-])[A-Za-z]+\d[A-Za-z0-9]*(?![\w-]|\.\w)", mend, text)
+        return re.sub(r"(?<![\w.-])[A-Za-z]{6,}(?![\w-]|\.\w)", mend_word, text)
 
     def cue_spans(self, text: str, lang: str) -> dict[str, list[tuple[int, int]]]:
         """Where each cue of each attribute cued in a question stands, in the order written; none inside the cost
         of doing something ("all-reduce cost", "迁移成本", "стоимость миграции"), which is no hardware price."""
         work = [m.span() for m in WORK_COST.finditer(text)]
+        plain, at = plain_words(text)
         spans: dict[str, list[tuple[int, int]]] = {}
         for source in {lang, "en"}:
             for pattern, aid in self._cues.get(source, []):
-                spans.setdefault(aid, []).extend(m.span() for m in pattern.finditer(text)
-                                                 if not any(ws <= m.start() and m.end() <= we for ws, we in work))
+                found = [m.span() for m in pattern.finditer(text)]
+                if plain != text:
+                    found += [(at[m.start()], at[m.end() - 1] + 1) for m in pattern.finditer(plain) if m.end() > m.start()]
+                spans.setdefault(aid, []).extend(
+                    (s, e) for s, e in found if not any(ws <= s and e <= we for ws, we in work))
         return {aid: sorted(set(found)) for aid, found in spans.items() if found}
 
     def attribute_cues(self, text: str, lang: str,

@@ -245,8 +245,11 @@
       const specs = Array.isArray(body.specs) ? body.specs : [];
       const note = body.spec_answer && body.spec_answer.text;
       // A value from the fact table, or a relation the corpus states, is read first; the quoted sentences are
-      // its evidence (kb.response.spec_leads says the same).
-      const leads = specs.length > 0 || Boolean(body.spec_answer && body.spec_answer.relation);
+      // its evidence. A comparison one side of which has no value does not lead (kb.response.spec_leads).
+      const sa = body.spec_answer;
+      const valued = new Set(specs.filter((s) => s.value !== null && s.value !== undefined).map((s) => s.entity));
+      const oneSided = Boolean(sa && sa.kind === "comparison" && !sa.comparable && !sa.relation && valued.size < 2);
+      const leads = Boolean(sa && sa.relation) || (specs.length > 0 && !oneSided);
       if (body.answerable && leads && note) message.append(el("p", { class: "spec-answer lead" }, note));
       if (body.answerable && body.answer) {
         const answer = el("p", { class: "answer" });

@@ -1,0 +1,151 @@
+"""Questions that ask by how much, relations stated in improvement columns and prose, and how sloppy wording is
+still read: cue words split by hyphens or brackets, Chinese words typed with the wrong characters, a name a
+letter short, a series asked for, a chip asked of the instance built of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import load_corpus, parse_article
+from kb.response import AskResponse, ComparisonAnswer, SpecEntry, one_sided, spec_leads
+from kb.specs.facts import FactTable
+from kb.specs.han_spelling import HanSpelling, cue_words
+from kb.specs.present import lookup
+from kb.specs.prose import read_prose
+from kb.specs.questions import understand
+from kb.specs.vocabulary import plain_words
+
+HEAD = ("---\nid: test-article\ntitle: {title}\nlang: {lang}\nsource: {{url: 'https://example.com/a', raw_file: a.en.md}}\n"
+        "publisher: Example\nlicense: CC-BY-4.0\n---\n")
+
+
+@pytest.fixture(scope="module")
+def table(project_settings) -> FactTable:
+    return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
+
+
+def test_an_improvement_factor_column_states_a_relation_per_row(table):
+    hbm = table.relation_between("aws-trainium", "aws-trainium2", "memory_bandwidth")
+    assert (hbm.subject, hbm.object, hbm.direction, hbm.factor) == ("aws-trainium2", "aws-trainium", "higher", "3.6x")
+    assert "| HBM Bandwidth (TB/sec) | 0.8 | 2.9 | 3.6x |" in hbm.source.quote
+    # one row per number format: the FP8 row answers FP8, the BF16 row a question that names none
+    assert table.relation_between("aws-trainium2", "aws-trainium", "peak_compute", "FP8").factor == "6.7x"
+    assert table.relation_between("aws-trainium2", "aws-trainium", "peak_compute").factor == "3.4x"
+    # a row whose cell is no plain factor (">1x (Benefit DMA-size dependent)") states none
+    assert all(r.factor.endswith(("x", "%")) and r.ratio[0] > 0 for r in table.relations)
+
+
+@pytest.mark.parametrize("question, lang, start", [
+    ("Во сколько раз Trainium2 быстрее первого Trainium в FP8?", "ru", "AWS Trainium2: в 6,7 раза выше, чем AWS Trainium"),
+    ("Trainium3 的 HBM 带宽比 Trainium2 提升了多少倍？", "zh", "AWS Trainium3：是 AWS Trainium2 的1.7倍"),
+    ("By what factor does Trainium2 improve HBM bandwidth over the first-gen Trainium?", "en",
+     "AWS Trainium2: 3.6× higher than AWS Trainium"),
+])
+def test_a_question_asking_by_how_much_leads_with_the_stated_factor(table, question, lang, start):
+    query, spec = lookup(table, question, lang)
+    assert query.kind == "comparison" and query.ratio
+    assert spec.answer.text.startswith(start), spec.answer.text
+    assert spec.relation is not None and spec.answer.relation == spec.relation.quote  # its row is cited
+
+
+def test_without_a_fitting_stated_factor_the_values_own_ratio_leads(table):
+    # the source's "6x faster for fp8" does not fit the table's 1,979 against 624 TFLOPS: the values speak
+    _, spec = lookup(table, "How much faster is an H100 than an A100 for fp8?", "en")
+    assert spec.answer.text.startswith("NVIDIA H100 SXM is 3.17–3.21× NVIDIA A100 SXM") and "6×" not in spec.answer.text
+    _, spec = lookup(table, "how much less memory does an A100 have than an H200?", "en")
+    assert spec.answer.text.startswith("NVIDIA A100 SXM is 43% lower than NVIDIA H200 SXM")
+    # asked which, not by how much: the usual comparison
+    _, spec = lookup(table, "Which has more HBM bandwidth, Trainium2 or Trainium?", "en")
+    assert spec.answer.text.startswith("AWS Trainium2 is higher")
+
+
+def test_a_factor_that_goes_on_in_another_precision_keeps_both_sides(project_settings):
+    from kb.specs.vocabulary import Vocabulary
+
+    vocabulary = Vocabulary.load(project_settings.corpus_dir / "specs")
+    article = parse_article(HEAD.format(title="Vendors", lang="en") + "\n- H100 - 2-3x faster than A100 (half precision), "
+                            "6x faster for fp8, has been available.\n", "en/test-article.md")
+    _, _, relations, _ = read_prose(article, vocabulary, Path("corpus"))
+    assert [(r.subject, r.object, r.factor, r.dtype) for r in relations] == [
+        ("nvidia-h100-sxm", "nvidia-a100-sxm", "2-3x", None), ("nvidia-h100-sxm", "nvidia-a100-sxm", "6x", "FP8")]
+    article = parse_article(HEAD.format(title="Roofline", lang="zh") + "\nB200 的 FLOPs 是 H100 的 2.25 倍。\n", "zh/test-article.md")
+    _, _, relations, _ = read_prose(article, vocabulary, Path("corpus"))
+    assert [(r.subject, r.object, r.factor, r.direction) for r in relations] == [
+        ("nvidia-b200-sxm", "nvidia-h100-sxm", "2.25x", "higher")]
+
+
+def test_a_comparison_one_side_of_which_has_no_value_lets_the_passage_lead():
+    answer = ComparisonAnswer(kind="comparison", attribute="peak_compute", entities=("a", "b"), lang="en", higher=None,
+                              lower=None, comparable=False, difference=None, ratio=None, unit="TFLOPS",
+                              text="No peak compute for a in the corpus, so it cannot be compared.")
+    one = SpecEntry.model_construct(entity="b", value=383.0)
+    assert one_sided(answer, (one,))
+    response = AskResponse.model_construct(spec_answer=answer, specs=(one,))
+    assert not spec_leads(response)
+    both = (one, SpecEntry.model_construct(entity="a", value=100.0))
+    assert not one_sided(answer, both) and spec_leads(AskResponse.model_construct(spec_answer=answer, specs=both))
+
+
+def test_cue_words_split_by_a_hyphen_or_brackets_are_still_cues(table):
+    assert plain_words("L2-кэша (SMEM)")[0] == "L2 кэша SMEM"
+    assert understand("какой объём L2-кэша у B200?", "ru", table).attribute == "l2_cache"
+    assert understand("сколько shared memory (SMEM) на один SM у A100", "ru", table).attribute == "smem_per_sm"
+    _, spec = lookup(table, "сколько shared memory (SMEM) на один SM у A100", "ru")
+    assert [(e.value, e.unit) for e in spec.entries] == [(192, "kB")]
+
+
+def test_chinese_cue_words_typed_with_the_wrong_characters_are_mended(table):
+    han = HanSpelling(cue_words(["显存", "带宽", "多少个?(?:芯片|gpu)", "[颗块个]"]))
+    assert han.words == {"显存", "带宽", "多少", "芯片"}
+    assert han.mend("MI325X 现存多大？") == "MI325X 显存多大？"  # same sound
+    assert han.mend("L40s 的显存宽带是多少？") == "L40s 的显存带宽是多少？"  # two characters swapped
+    assert han.mend("H100 的显存带宽") == "H100 的显存带宽"  # right as written
+    _, spec = lookup(table, "L40s 的显存宽带是多少？", "zh")
+    assert [(e.value, e.unit) for e in spec.entries] == [(0.86, "TB/s")]
+
+
+def test_a_name_of_letters_a_letter_short_is_mended_and_a_comparative_compares(table):
+    assert table.vocabulary.mend_names("the first gen trainum") == "the first gen Trainium"
+    assert table.vocabulary.mend_names("a gaudy chart") == "a gaudy chart"  # under six letters: a word
+    query, spec = lookup(table, table.vocabulary.mend_names("does trainum2 have more sbuf then the first gen trainum?"),
+                         "en")
+    assert query.kind == "comparison" and spec.answer.higher == "aws-trainium2"
+
+
+def test_a_series_without_a_figure_shows_its_members_and_a_chip_is_asked_of_its_instance(table):
+    _, spec = lookup(table, "how much HBM does the MI300 have?", "en")
+    assert {e.entity for e in spec.entries} == {"amd-mi300x"} and spec.entries[0].value == 192
+    _, spec = lookup(table, "trn2 HBM per chip?", "en")
+    assert {(e.entity, e.value) for e in spec.entries} == {("aws-trainium2", 96)}
+    _, spec = lookup(table, "how much HBM does a trn2.48xlarge have", "en")
+    assert [(e.entity, e.value, e.unit) for e in spec.entries] == [("aws-trn2-48xlarge", 1536, "GiB")]
+
+
+def test_a_torus_shape_in_a_table_is_a_count_of_chips(table):
+    from kb.specs.tables import parse_cell
+
+    cell = parse_cell("16x20x28")
+    assert (cell.value, cell.unit, cell.detail) == (8960, "chips", "16x20x28")
+    assert [(f.value, f.value_text, f.scope) for f in table.about("google-tpu-v5p", "pod_size")] == [(8960, "16x20x28", None)]
+    for question, lang, attribute, value in (("一个完整的 TPU v5p pod 有多少颗芯片？", "zh", "pod_size", 8960),
+                                             ("How many v5e chips hang off a single host?", "en", "host_size", 8),
+                                             ("скока чипов висит на одном хосте у TPU v5e?", "ru", "host_size", 8)):
+        query, spec = lookup(table, question, lang)
+        assert query.attribute == attribute and [e.value for e in spec.entries] == [value], question
+    # a chip's own figure asked of the chips of a pod is still that figure
+    assert understand("how much HBM does each chip in a v5p pod have?", "en", table).attribute == "memory_capacity"
+
+
+def test_two_capitalized_words_the_corpus_writes_together_are_its_terms(project_settings):
+    from kb.coverage import corpus_words, known_terms
+
+    words = corpus_words(a.body for a in load_corpus(project_settings.corpus_dir))
+    assert known_terms("Should I plan around Intel Jaguar Shores for next year's cluster?", words, "en")
+    assert not known_terms("Who won the World Cup in 2018?", words, "en")
+
+
+def test_each_with_the_measure_word_of_cards_asks_per_gpu(table):
+    query, spec = lookup(table, "8卡节点里每张 GPU 的出口带宽，H100 和 B200 哪个高？", "zh")
+    assert query.attribute == "gpu_bandwidth" and spec.answer.higher == "nvidia-b200-sxm"
