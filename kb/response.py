@@ -119,6 +119,9 @@ class LookupAnswer(Frozen):
     lang: str = Field(description="the language of text")
     entities: tuple[str, ...] = Field(description="the entities looked up")
     text: str = Field(description="the answer in the question's language")
+    relation: str | None = Field(None, description="when the entity has no value: the source sentence that states "
+                                                   "how it relates to a class of products (\"40% higher than the "
+                                                   "latest GPU instances\")")
 
 
 class ComparisonAnswer(Frozen):

@@ -46,9 +46,12 @@ def test_committed_result_is_what_the_code_answers(quick_result, baseline):
     assert [r["id"] for r in quick_result["rows"]] == [r["id"] for r in baseline["rows"] if r["split"] == SPLIT]
 
 
-def test_removing_the_lexical_leg_fails_the_quality_check(project_settings, runtime, default_encoder, baseline):
-    degraded = _run(project_settings, runtime, default_encoder, retrieval_mode="dense")
-    assert any("ndcg@10" in f for f in gate_failures(degraded, baseline))
+def test_removing_the_lexical_leg_fails_the_quality_check(project_settings, runtime, default_encoder):
+    # Passages that hold a spec answer's evidence are pinned first whatever the retrieval mode, which hides part
+    # of what the lexical leg does: its removal is judged with the pin off on both sides.
+    unpinned = _run(project_settings, runtime, default_encoder, pin_spec_evidence=False)
+    degraded = _run(project_settings, runtime, default_encoder, retrieval_mode="dense", pin_spec_evidence=False)
+    assert any("ndcg@10" in f for f in gate_failures(degraded, unpinned))
 
 
 def test_removing_the_spec_pin_fails_the_quality_check(project_settings, runtime, default_encoder, baseline):

@@ -149,3 +149,39 @@ def test_two_capitalized_words_the_corpus_writes_together_are_its_terms(project_
 def test_each_with_the_measure_word_of_cards_asks_per_gpu(table):
     query, spec = lookup(table, "8卡节点里每张 GPU 的出口带宽，H100 和 B200 哪个高？", "zh")
     assert query.attribute == "gpu_bandwidth" and spec.answer.higher == "nvidia-b200-sxm"
+
+
+def test_a_relation_to_a_class_of_products_answers_an_entity_without_a_value(table):
+    gaudi = table.relation_of("intel-gaudi", "price_performance")
+    assert (gaudi.object, gaudi.object_text, gaudi.factor, gaudi.direction) == ("", "最新的GPU实例", "40%", "higher")
+    assert table.relation_of("aws-dl1", "price_performance") == gaudi  # the instance is built of Gaudi
+    for question, lang in (("How much better is Gaudi's price-performance than GPU instances?", "en"),
+                           ("Насколько у DL1 лучше цена/производительность, чем у GPU-инстансов?", "ru")):
+        query, spec = lookup(table, question, lang)
+        assert query.attribute == "price_performance" and spec.found and not spec.missing, question
+        assert spec.answer.text.startswith("Intel Gaudi: ") and "40%" in spec.answer.text
+        assert spec.answer.relation == spec.relation.quote and "性价比高出40%" in spec.relation.quote
+    # a class is never one side of a comparison of two entities, and an entity no sentence relates has nothing
+    assert table.relation_between("intel-gaudi", "aws-p4d", "price_performance") is None
+    _, spec = lookup(table, "what is the price-performance of the H100?", "en")
+    assert spec.missing and spec.answer.relation is None
+
+
+def test_a_paragraph_that_names_nothing_is_unsurely_about_the_articles_subject(table):
+    """The MI250 article's "The two GCDs in the package are connected ... giving 200 GB/sec peak transfer bandwidth
+    between the two GCDs": a candidate (quoted, never stated as the table's value), not a fact."""
+    found = [c for c in table.candidates if c.attribute == "die_link_bandwidth"]
+    assert [(c.entity, c.value, c.confidence) for c in found] == [("amd-mi250", 200, 0.6)]
+    assert not table.about("amd-mi250", "die_link_bandwidth")
+    _, spec = lookup(table, "What is the peak bandwidth between the two GCDs of an MI250?", "en")
+    assert spec.missing and [u.quote for u in spec.unsure if "200 GB/sec" in u.quote]
+
+
+def test_how_much_faster_one_named_thing_is_than_another_uses_the_compute_relation_the_corpus_states(table):
+    for question, lang, start in (("H100 比 A100 快几倍？", "zh", "NVIDIA H100 SXM：是 NVIDIA A100 SXM 的2–3倍"),
+                                  ("Во сколько раз H100 быстрее A100?", "ru", "NVIDIA H100 SXM: в 2–3 раза выше")):
+        query, spec = lookup(table, question, lang)
+        assert query.attribute == "peak_compute" and spec.answer.text.startswith(start), question
+        assert "2-3x faster than A100" in spec.relation.quote
+    # with no relation stated between them, a word of speed alone names no attribute
+    assert understand("Во сколько раз Gaudi2 быстрее A100?", "ru", table) is None

@@ -210,8 +210,10 @@ def test_slower_asks_for_the_lower_figure_and_a_bandwidth_of_nothing_cued_is_no_
                            ("Что медленнее в FP16: H100 или A100?", "ru")):
         assert understand(question, lang, table).direction == "lower", question
     # a bandwidth between parts no attribute measures is not answered with the peak compute "峰值" cued
-    assert understand("MI250 两个 GCD 之间的峰值带宽是多少？", "zh", table) is None
-    assert understand("What is the peak bandwidth between the two GCDs of an MI250?", "en", table) is None
+    assert understand("MI250 的 CPU 和 GPU 之间的峰值带宽是多少？", "zh", table) is None
+    assert understand("What is the peak bandwidth between the CPU and the GPU on an MI250?", "en", table) is None
+    # between the dies of one chip is an attribute of its own, stated in prose the article's title names the chip of
+    assert understand("MI250 两个 GCD 之间的峰值带宽是多少？", "zh", table).attribute == "die_link_bandwidth"
     assert understand("MI250 的峰值内存带宽是多少？", "zh", table).attribute == "memory_bandwidth"
 
 

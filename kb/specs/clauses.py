@@ -7,6 +7,10 @@ import re
 from kb.specs.units import DTYPE, dtype_name
 from kb.specs.vocabulary import Vocabulary
 
+# a rate stated for both directions together ("a bidirectional peak transfer bandwidth of 400 GB/sec")
+BIDIRECTIONAL = re.compile(r"\bbi-?directional\b|\btwo[- ]way\b|двунаправлен\w*|в обе стороны|双向", re.IGNORECASE)
+MEASURED = re.compile(r"\b(?:clocked|measured|achieved|reached|benchmarked)\b|实测|измерен\w*|достиг\w*", re.IGNORECASE)
+SPARSE = re.compile(r"sparsity|sparse|稀疏|разрежен", re.IGNORECASE)
 CLAUSE = re.compile(r"[,，;；:：]|\s-\s|\s—\s| and | but | which |，而|，并")  # an aside in brackets stays in its clause
 WINDOW = 48  # characters around a number that its attribute cue may stand in
 SUBJECT_KINDS = ("chip", "instance", "system")  # memory types and interconnects are rarely what a figure is about
@@ -81,6 +85,21 @@ def precision(text: str, start: int, end: int, unit_text: str) -> str | None:
     if lead and lead.end() <= start and not DTYPE.search(text, lead.end(), start):
         return dtype_name(lead.group(1))
     return None
+
+
+def qualifiers(text: str, start: int, end: int, unit_text: str, dimension: str) -> tuple[str | None, str | None,
+                                                                                     str | None]:
+    """(data type, basis, scope) of the figure ``text[start:end]``: a compute figure's precision and whether it
+    is sparse or measured, whether a rate is for both directions, and the part of a chip it is stated for."""
+    left, right = clause(text, start, end)
+    words = text[left:right]
+    dtype = precision(text, start, end, unit_text) if dimension == "ops/s" else None
+    basis = None
+    if dimension == "ops/s":
+        basis = "sparse" if SPARSE.search(words) else ("measured" if MEASURED.search(words) else None)
+    elif dimension == "bytes/s" and BIDIRECTIONAL.search(words):
+        basis = "bidirectional"
+    return dtype, basis, part_scope(text, start, end)
 
 
 def clause(text: str, start: int, end: int) -> tuple[int, int]:

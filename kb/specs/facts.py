@@ -210,6 +210,12 @@ class FactTable:
             untyped.sort(key=lambda r: bool(r.dtype) and "bf16" not in r.dtype.lower().split("/"))
         return next(iter(typed + untyped), None)
 
+    def relation_of(self, entity: str, attribute: str):
+        """A stated relation of an entity (or what it is built of, or its series) to a class of products on an
+        attribute it has no value of ("Gaudi ... 与最新的GPU实例相比性价比高出40%"), or None."""
+        sides = {entity, *self.related(entity)}
+        return next((r for r in self.relations if r.attribute == attribute and r.subject in sides and r.object_text), None)
+
     def related(self, entity: str) -> list[str]:
         """Instances and systems built of a chip, or the chip an instance is built of; then the series a chip
         belongs to (never the other way: a series' members differ in their totals)."""

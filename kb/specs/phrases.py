@@ -97,6 +97,10 @@ TEXTS = {
     "relation_times": {"en": "{s}: {factor} {word} than {o} ({label}){value}.",
                        "ru": "{s}: {factor} {word}, чем {o} ({label}){value}.",
                        "zh": "{s}：是 {o} 的{factor}（{label}）{value}。"},
+    # a relation to a class of products, the class as the source writes it
+    "relation_class": {"en": "{s}: {factor} {word} than “{o}” ({label}), as the source states.",
+                       "ru": "{s}: {factor} {word}, чем «{o}» ({label}), по словам источника.",
+                       "zh": "{s}：比“{o}”{word}{factor}（{label}），据来源所述。"},
     "relation_object": {"en": "{o} is {other}: {s} is {factor} {word} ({label}).",
                         "ru": "{o} — {other}: {s} {factor} {word} ({label}).",
                         "zh": "{o} 更{other}：{s} 比它{word}{factor}（{label}）。"},

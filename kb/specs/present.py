@@ -330,6 +330,15 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
                               text=text)
     else:
         names = ", ".join(table.vocabulary.entities[e].display_name(lang) for e in query.entities)
+        related = next(filter(None, (table.relation_of(e, query.attribute) for e in query.entities)), None)
+        if related is not None:  # no value, but how it compares with a class of products
+            word, _ = RELATION_WORDS[(related.direction, related.attribute == "price_per_hour")][lang]
+            text = TEXTS["relation_class"][lang].format(
+                s=table.vocabulary.entities[related.subject].display_name(lang), o=related.object_text, word=word,
+                factor=factor_text(related.factor, lang), label=label)
+            answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(query.entities),
+                                  text=text, relation=related.source.quote)
+            return SpecResult(entries, answer, True, False, related.source)
         unsure = tuple(c.source for e in query.entities for c in table.candidates_about(e, query.attribute))
         answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(query.entities),
                               text=TEXTS["lookup_unsure" if unsure else "lookup_none"][lang].format(label=label, a=names))

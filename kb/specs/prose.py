@@ -35,7 +35,7 @@ from pathlib import Path
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.sentences import sentence_spans
-from kb.specs.clauses import SUBJECT_KINDS, WINDOW, beside, built_into, clause, hourly_instance, part_scope, precision
+from kb.specs.clauses import SUBJECT_KINDS, WINDOW, beside, built_into, clause, hourly_instance, qualifiers
 from kb.specs.model import Fact, FactSource
 from kb.specs.quantities import Quantity, quantities
 from kb.specs.relations import RELATIONS, Relation, continued, read_relation
@@ -63,12 +63,10 @@ FACT_CONFIDENCE = 0.7
 # A candidate this sure (its attribute cued, only its entity in doubt) keeps a question about that fact from
 # being declined: its sentence is quoted as the answer, its value never stated as the table's.
 EVIDENCE_CONFIDENCE = 0.5
-MEASURED = re.compile(r"\b(?:clocked|measured|achieved|reached|benchmarked)\b|实测|измерен\w*|достиг\w*", re.IGNORECASE)
 # "14GiB extra", "2x everything": a difference or a multiple, not the value itself
 DIFFERENCE = re.compile(r"^\s*(?:of\s+)?(?:\w+\s+)?(?:extra|more|less|additional|fewer|higher|lower|faster|slower)\b", re.IGNORECASE)
 EXERCISE = re.compile(r"\bquestion \d|\bsay you want|\banswer:|问题\s*\d|假设|задач\w* \d", re.IGNORECASE)
 ITEM_TERM = re.compile(r"[ \t]*(?:[*+-]|\d+\.)[ \t]+\*\*([^*\n]{1,40})\*\*")  # "* **VMEM** (...) is ..."
-SPARSE = re.compile(r"sparsity|sparse|稀疏|разрежен", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -258,10 +256,10 @@ class _Reading:
         return self.title_subject is not None and self.title_subject in (entity, self.vocabulary.entities[entity].family)
 
     def sentence(self, s: int, e: int, mentions: list[Mention], carried: tuple[str, int] | None, lead_in: bool,
-                 anchor: str, label: str = "") -> None:
+                 anchor: str, label: str = "", titled: bool = False) -> None:
         """Read the sentence ``body[s:e]``. ``carried``: the entity of the lines before, and where its quote
-        starts, for a sentence that names none; ``label``: the label of a table cell or the term of a list item,
-        a cue of last resort."""
+        starts, for a sentence that names none (``titled``: named only in the article's title); ``label``: the
+        label of a table cell or the term of a list item, a cue of last resort."""
         article, vocabulary, corpus_dir = self.article, self.vocabulary, self.corpus_dir
         text, lang = article.body[s:e], article.meta.lang
         spans = []  # a relation is read as a whole: its factor is no value of its own
@@ -309,8 +307,9 @@ class _Reading:
                 continue
             confidence = CONFIDENCE[why] - (RIVAL if who else 0)
             if borrowed:  # the paragraph's entity is surer when it is what the article is about
-                confidence -= CARRIED_LEAD_IN if lead_in or self.about_title(entity) else CARRIED
-            reason = who or (("named in the line that leads into the list or table" if lead_in else
+                confidence -= CARRIED if titled else CARRIED_LEAD_IN if lead_in or self.about_title(entity) else CARRIED
+            reason = who or (("named only in the article's title" if titled else
+                              "named in the line that leads into the list or table" if lead_in else
                               "named only in the sentences before") if borrowed else why)
             if why == "guess":
                 reason = f"no cue says which attribute of {q.unit}; {attribute} is a guess"
@@ -368,6 +367,9 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
                 carried = None
             if mentions or carried is not None:
                 reading.sentence(s, e, mentions, carried, lead_in, anchor, _item_term(body, block.char_start, s))
+            elif reading.title_subject:  # a paragraph that names nothing is about the article's subject, unsurely
+                reading.sentence(s, e, mentions, (reading.title_subject, s), False, anchor,
+                                 _item_term(body, block.char_start, s), titled=True)
         lead_in = carried is not None and body[block.char_start:block.char_end].rstrip().endswith((":", "："))
         if not lead_in:
             carried = None  # only a lead-in line ("H100 has:") lends its entity to the block after it
@@ -386,13 +388,9 @@ def _fact(entity: str, attribute: str, q: Quantity, text: str, article: Article,
     if convert(q.value, q.unit, target) is None:
         return None
     value, decimals, unit = rebase(q.value, q.decimals, q.unit, target)  # as written, unless in a base unit
-    left, right = clause(text, q.start, q.end)
-    dtype = precision(text, q.start, q.end, q.unit_text) if UNITS[target].dimension == "ops/s" else None
-    basis = None
-    if UNITS[target].dimension == "ops/s":
-        basis = "sparse" if SPARSE.search(text[left:right]) else ("measured" if MEASURED.search(text[left:right]) else None)
+    dtype, basis, scope = qualifiers(text, q.start, q.end, q.unit_text, UNITS[target].dimension)
     return Fact(entity=entity, attribute=attribute, value=value, unit=unit, decimals=decimals,
                 value_text=q.number_text, approx=q.approx, bound=q.bound, dtype=dtype or None,
-                basis=basis, scope=part_scope(text, q.start, q.end),
+                basis=basis, scope=scope,
                 as_of=article.meta.as_of or article.meta.published,
                 source=_source(article, s, e, anchor, corpus_dir, value_start))

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.specs.clauses import PARTS, SUBJECT_KINDS
+from kb.specs.clauses import BIDIRECTIONAL, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
 from kb.specs.units import DTYPE
 from kb.textnorm import normalize_for_matching
@@ -103,7 +103,7 @@ _PRECISION_WORDS = {
 # The kind of figure ("Matrix FP8" against "Vector FP8" rows of a spec table, one-way against bidirectional).
 _BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "vector": r"\bvector\b|векторн\w*|向量",
                 "one-way": r"\bone[- ]way\b|\bunidirectional\b|однонаправлен\w*|в одну сторону|单向",
-                "bidirectional": r"\bbi-?directional\b|\btwo[- ]way\b|двунаправлен\w*|в обе стороны|双向"}
+                "bidirectional": BIDIRECTIONAL.pattern}
 _SCOPE_WORDS = {
     # the singular: "both GCDs" is the whole chip, as the prose reader takes it
     **{scope: rf"(?<![a-z0-9])(?:{words})(?![a-z0-9])" for scope, words in PARTS.items()},
@@ -149,7 +149,7 @@ def understand(question: str, lang: str | None, table: FactTable,
              if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     if _WHY.search(low):
         return None  # a reason is asked, not a figure: the passage that gives it answers
-    cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, vocabulary)
+    cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, table)
     fast = _FAST_WORDS.search(low)
     if fast and _FAST_COMPARATIVES.fullmatch(fast.group(0)) and len(entities) < 2:
         fast = None
@@ -157,6 +157,10 @@ def understand(question: str, lang: str | None, table: FactTable,
     # a precision is what two things are compared in ("is a B300 or a B200 the better pick for FP64?")
     if not cues and dtype and (fast or len(entities) >= 2 and compare and not _SUPPORT.search(low)) and \
             PER_PRECISION in vocabulary.attributes:
+        cues = [(0, PER_PRECISION)]
+    # "H100 比 A100 快几倍？": how much faster one is than the other, where the corpus states it of their compute
+    if not cues and len(entities) >= 2 and (fast or _RATIO.search(low)) and \
+            table.relation_between(entities[0], entities[1], PER_PRECISION) is not None:
         cues = [(0, PER_PRECISION)]
     if not cues:
         return None
@@ -236,6 +240,7 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
         elif not any(n >= 6 for n, _ in cues):  # only short, generic cues: the unit says more
             named = [a.id for a in vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension
                      in dimensions]
+            named = [a for a in named if has_facts(a)] or named  # of those, the ones the table has values of
             if len(named) == 1:
                 return named[0]
     best = max(n for n, _ in cues)
@@ -260,11 +265,12 @@ def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[
     return set(spans) - governed
 
 
-def _unit_cue(low: str, vocabulary) -> list[tuple[int, str]]:
+def _unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:
     """With no attribute named, a unit written in the question ("多少美元") names the one attribute
-    measured in its dimension, when there is one."""
+    measured in its dimension that the table has values of, when there is one."""
     from kb.specs.units import UNITS
 
     dimensions = {UNITS[u].dimension for u, pattern in _UNIT_WORDS.items() if re.search(pattern, low)}
-    named = [a.id for a in vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension in dimensions]
+    named = [a.id for a in table.vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension in dimensions
+             and table.entities_with(a.id)]
     return [(0, named[0])] if len(named) == 1 else []

@@ -23,7 +23,11 @@ RELATIONS = [
     re.compile(r"比(?P<other>前者|后者|[^，。,]{1,20}?)(?P<word>低|高|快|慢|便宜|贵|多|少)了?\s*" + _FACTOR),
     # "B200 的 FLOPs 是 H100 的 2.25 倍": a multiple of the other side's
     re.compile(r"是\s*(?P<other>[^，。,的]{1,20}?)\s*的\s*(?P<word>)" + _FACTOR),
+    # "与最新的GPU实例相比性价比高出40%"
+    re.compile(r"与(?P<other>[^，。,]{1,20}?)相比[^，。,\d]{0,8}?(?P<word>高出|低|高|快|慢|便宜|贵|多|少)了?\s*" + _FACTOR),
 ]
+# The other side may be a class of products rather than one ("the latest GPU instances", "最新的GPU实例").
+_CLASS = re.compile(r"gpu|tpu|instance|accelerator|инстанс|ускорител|实例|加速器", re.IGNORECASE)
 # A factor that goes on with the same two sides in another number format: "2-3x faster than A100 (half
 # precision), 6x faster for fp8".
 CONTINUED = re.compile(r"[^.;]{0,40}?,\s*" + _FACTOR + r"\s+(?P<word>faster|slower|more|less|higher|lower)\s+"
@@ -45,9 +49,10 @@ class Relation:
     ratio: tuple[float, float]
     direction: str  # the subject is "higher" or "lower"
     bound: str | None  # "at_least": the factor is more than written ("more than 2x cheaper")
-    factor: str  # as written: "60%", "2-3x"
+    factor: str  # "60%", "2-3x"
     source: FactSource
     dtype: str | None = None  # the data type of compared figures ("FP8"), where the statement names one
+    object_text: str | None = None  # the other side as written when it is a class ("the latest GPU instances")
 
 
 def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: Vocabulary, lang: str,
@@ -63,10 +68,15 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
         named = [x for x in subjects if m.start("other") <= x.start < m.end("other")]
         obj = named[0] if named else (subjects[0] if other == "前者" and subjects else None)
         subject = next((x for x in reversed(before) if obj is None or x.entity != obj.entity), None)
+        written = other if obj is None and other not in ("前者", "后者") else None
     else:
         after = [x for x in subjects if x.start >= m.end() - 1 and x.start <= m.end() + 24]
         obj = after[0] if after else None
         subject = before[-1] if before else None
+        written = text[m.end():clause(text, m.end(), m.end())[1]] if obj is None else None
+    object_text = written.strip(" .") if written and _CLASS.search(written) and len(written) <= 40 else None
+    if obj is None and object_text:  # a class on the other side: the relation is the subject's alone
+        obj = Mention("", 0, 0, object_text)
     if subject is None and obj is not None and article_subject and article_subject != obj.entity and \
             not [x for x in subjects if x.end <= m.start() and x.entity != obj.entity]:
         subject = Mention(article_subject, 0, 0, "")
@@ -96,12 +106,12 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
         ratio = (1 / high, 1 / low) if lower else (low, high)
     dtype = precision(text, m.start(), m.end(), "") if attribute == "peak_compute" else None
     subject_id = hourly_instance(subject.entity, attribute, vocabulary)
-    object_id = hourly_instance(obj.entity, attribute, vocabulary)
+    object_id = hourly_instance(obj.entity, attribute, vocabulary) if obj.entity else ""
     bound = "at_least" if re.search(r"more than\s*$", text[:m.start()], re.IGNORECASE) else None
     factor = _factor(m)
     return Relation(subject=subject_id, object=object_id, attribute=attribute, ratio=ratio,
                     direction="lower" if lower else "higher", bound=bound, factor=factor,
-                    source=source, dtype=dtype)
+                    source=source, dtype=dtype, object_text=object_text)
 
 
 def _factor(m: re.Match) -> str:
