@@ -69,6 +69,10 @@ _DEFINITION = re.compile(rf"\b(?P<a1>[A-Z]{{3,6}})s?\s+(?:stands for|is short fo
 _LATIN_MODEL = re.compile(r"[A-Za-z][A-Za-z0-9\-]*\d[A-Za-z0-9\-]*|\d[A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*[A-Za-z][A-Za-z0-9\-]*")
 _ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{3,6}(?![A-Za-z0-9])")
 # two capitalized words written together: a product or project name ("Jaguar Shores", "Falcon Shores")
+# capitalized only because they start a sentence or a title ("What Is", "And Google"): no part of a name
+_FUNCTION_WORDS = frozenset("a an and are as at be but by can do does each for from how if in is it its key more most "
+                            "new not of on or our so that the their there these this those to we what when where "
+                            "which who why will with would you your".split())
 _CAPITALIZED_PAIR = re.compile(r"(?<![A-Za-z0-9])(?=([A-Z][a-z]+ [A-Z][a-z]+)(?![A-Za-z0-9]))")  # overlapping
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
 _COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared)\b|(?<![а-яё])(?:или|чем|против|сравн\w*)(?![а-яё])|"
@@ -90,6 +94,7 @@ class CorpusWords:
     han_text: str
     pairs: frozenset[str] = frozenset()  # words the corpus writes side by side: "blackwell ultra"
     defined: frozenset[str] = frozenset()  # acronyms the corpus spells out: "mamf", "rdu"
+    names: frozenset[str] = frozenset()  # two capitalized words the corpus writes together: "Jaguar Shores"
 
     def mentions(self, name: str) -> bool:
         key = name.lower().strip("-")
@@ -152,8 +157,11 @@ def corpus_words(texts) -> CorpusWords:
     pairs: set[str] = set()
     defined: set[str] = set()
     han: list[str] = []
+    names: set[str] = set()
     for text in texts:
         defined |= defined_acronyms(text)
+        names.update(m.group(1) for m in _CAPITALIZED_PAIR.finditer(text)
+                     if not _FUNCTION_WORDS & set(m.group(1).lower().split()))
         tokens = _TOKEN.findall(text.lower())
         for token in tokens:
             words.add(token)
@@ -161,7 +169,7 @@ def corpus_words(texts) -> CorpusWords:
             words.update(token.split("-"))
         pairs.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
         han.extend(_HAN_RUN.findall(text))
-    return CorpusWords(frozenset(words), "\u3000".join(han), frozenset(pairs), frozenset(defined))
+    return CorpusWords(frozenset(words), "\u3000".join(han), frozenset(pairs), frozenset(defined), frozenset(names))
 
 
 @lru_cache(maxsize=1)
@@ -293,10 +301,10 @@ def known_terms(question: str, words: CorpusWords, lang: str | None = "en",
                 names: list[Name] | None = None) -> list[tuple[int, int]]:
     """Where the question names a thing the corpus itself names and which only a subject like the corpus's
     has: a Latin model number it mentions ("WSE-3", "trn1n", not "5k" nor "以2") or an acronym it spells
-    out, written in capitals ("MAMF"; "ace" is a word), or a name of two capitalized words the corpus writes together
-    ("Jaguar Shores"). One capitalized word is no such sign: the corpus mentions Python and NVIDIA's stock too."""
+    out, written in capitals ("MAMF"; "ace" is a word), or a name of two capitalized words the corpus writes so
+    ("Jaguar Shores"; "How Does" is no name the corpus writes capitalized). One capitalized word is no such sign: the corpus mentions Python and NVIDIA's stock too."""
     spans = [(n.start, n.end) for n in (names_in(question, lang) if names is None else names)
              if _LATIN_MODEL.fullmatch(n.text) and words.mentions(n.text)]
     spans += [m.span() for m in _ACRONYM.finditer(question) if m.group(0).isupper() and m.group(0).lower() in words.defined]
-    spans += [m.span(1) for m in _CAPITALIZED_PAIR.finditer(question) if m.group(1).lower() in words.pairs]
+    spans += [m.span(1) for m in _CAPITALIZED_PAIR.finditer(question) if m.group(1) in words.names]
     return spans

@@ -1,6 +1,5 @@
 """Questions that ask by how much, relations stated in improvement columns and prose, and how sloppy wording is
-still read: cue words split by hyphens or brackets, Chinese words typed with the wrong characters, a name a
-letter short, a series asked for, a chip asked of the instance built of it."""
+still read: cue words split by hyphens or brackets, a name a letter short, a series asked for, a chip asked of the instance built of it."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ import pytest
 from kb.corpus import load_corpus, parse_article
 from kb.response import AskResponse, ComparisonAnswer, SpecEntry, one_sided, spec_leads
 from kb.specs.facts import FactTable
-from kb.specs.han_spelling import HanSpelling, cue_words
 from kb.specs.present import lookup
 from kb.specs.prose import read_prose
 from kb.specs.questions import understand
@@ -34,7 +32,7 @@ def test_an_improvement_factor_column_states_a_relation_per_row(table):
     assert table.relation_between("aws-trainium2", "aws-trainium", "peak_compute", "FP8").factor == "6.7x"
     assert table.relation_between("aws-trainium2", "aws-trainium", "peak_compute").factor == "3.4x"
     # a row whose cell is no plain factor (">1x (Benefit DMA-size dependent)") states none
-    assert all(r.factor.endswith(("x", "%")) and r.ratio[0] > 0 for r in table.relations)
+    assert not [r for r in table.relations if "DMA barriers" in r.source.quote]
 
 
 @pytest.mark.parametrize("question, lang, start", [
@@ -70,10 +68,16 @@ def test_a_factor_that_goes_on_in_another_precision_keeps_both_sides(project_set
     _, _, relations, _ = read_prose(article, vocabulary, Path("corpus"))
     assert [(r.subject, r.object, r.factor, r.dtype) for r in relations] == [
         ("nvidia-h100-sxm", "nvidia-a100-sxm", "2-3x", None), ("nvidia-h100-sxm", "nvidia-a100-sxm", "6x", "FP8")]
-    article = parse_article(HEAD.format(title="Roofline", lang="zh") + "\nB200 的 FLOPs 是 H100 的 2.25 倍。\n", "zh/test-article.md")
+    article = parse_article(HEAD.format(title="Roofline", lang="zh") + "\nB200 的 FLOPs 是 H100 的 2.25 倍。"
+                            "A100 的 FLOPs 是 H100 的 30%。\n", "zh/test-article.md")
     _, _, relations, _ = read_prose(article, vocabulary, Path("corpus"))
     assert [(r.subject, r.object, r.factor, r.direction) for r in relations] == [
-        ("nvidia-b200-sxm", "nvidia-h100-sxm", "2.25x", "higher")]
+        ("nvidia-b200-sxm", "nvidia-h100-sxm", "2.25x", "higher")]  # a share ("的 30%") is no multiple
+    # a factor that goes on without a number format of its own is no figure of the two: "2x faster with sparsity"
+    article = parse_article(HEAD.format(title="Vendors", lang="en") + "\n- H100 - 3x faster than A100 (half precision), 2x faster "
+                            "with sparsity.\n", "en/test-article.md")
+    _, _, relations, _ = read_prose(article, vocabulary, Path("corpus"))
+    assert [r.factor for r in relations] == ["3x"]
 
 
 def test_a_comparison_one_side_of_which_has_no_value_lets_the_passage_lead():
@@ -96,14 +100,10 @@ def test_cue_words_split_by_a_hyphen_or_brackets_are_still_cues(table):
     assert [(e.value, e.unit) for e in spec.entries] == [(192, "kB")]
 
 
-def test_chinese_cue_words_typed_with_the_wrong_characters_are_mended(table):
-    han = HanSpelling(cue_words(["显存", "带宽", "多少个?(?:芯片|gpu)", "[颗块个]"]))
-    assert han.words == {"显存", "带宽", "多少", "芯片"}
-    assert han.mend("MI325X 现存多大？") == "MI325X 显存多大？"  # same sound
-    assert han.mend("L40s 的显存宽带是多少？") == "L40s 的显存带宽是多少？"  # two characters swapped
-    assert han.mend("H100 的显存带宽") == "H100 的显存带宽"  # right as written
-    _, spec = lookup(table, "L40s 的显存宽带是多少？", "zh")
-    assert [(e.value, e.unit) for e in spec.entries] == [(0.86, "TB/s")]
+def test_chinese_is_not_mended_by_sound_or_swapped_characters(table):
+    # ordinary words would become cue words: "适中" sounds like "时钟", "支撑" like "制程", "可能性" holds "能性"
+    for text in ("h100 价格适中吗？", "h100 能支撑多大的模型？", "存内计算的可能性", "mi325x 现存多大？"):
+        assert table.vocabulary.mend_spelling(text) == text
 
 
 def test_a_name_of_letters_a_letter_short_is_mended_and_a_comparative_compares(table):
@@ -143,7 +143,10 @@ def test_two_capitalized_words_the_corpus_writes_together_are_its_terms(project_
 
     words = corpus_words(a.body for a in load_corpus(project_settings.corpus_dir))
     assert known_terms("Should I plan around Intel Jaguar Shores for next year's cluster?", words, "en")
-    assert not known_terms("Who won the World Cup in 2018?", words, "en")
+    # capitalized because they start a sentence or a title, or never written by the corpus: no name
+    for question in ("Who won the World Cup in 2018?", "How Does yeast make bread rise?",
+                     "What Is the best pizza in New York?"):
+        assert not known_terms(question, words, "en"), question
 
 
 def test_each_with_the_measure_word_of_cards_asks_per_gpu(table):
@@ -183,5 +186,9 @@ def test_how_much_faster_one_named_thing_is_than_another_uses_the_compute_relati
         query, spec = lookup(table, question, lang)
         assert query.attribute == "peak_compute" and spec.answer.text.startswith(start), question
         assert "2-3x faster than A100" in spec.relation.quote
-    # with no relation stated between them, a word of speed alone names no attribute
+    # with no relation stated between them, a word of speed alone names no attribute; a word of size is no speed
     assert understand("Во сколько раз Gaudi2 быстрее A100?", "ru", table) is None
+    assert understand("H100 比 A100 大几倍", "zh", table) is None
+    # "大小多少" asks for two sizes, not by how much one exceeds the other
+    query = understand("H100 和 H200 显存大小多少", "zh", table)
+    assert query.attribute == "memory_capacity" and not query.ratio

@@ -199,9 +199,7 @@ class FactTable:
         """A stated relation of two entities on an attribute, either way round, or None; a relation stated of
         an entity's series counts for it ("the MI300 series ... 40% more CUs than MI250X" for the MI300X). With
         a data type, one of that type (the FP8 row of an improvement table, not the BF16 one) or of none."""
-        def sides(e: str) -> set[str]:
-            family = self.vocabulary.entities[e].family
-            return {e, family} if family else {e}
+        sides = self.sides
         pair = [r for r in self.relations if r.attribute == attribute and (
             (r.subject in sides(a) and r.object in sides(b)) or (r.subject in sides(b) and r.object in sides(a)))]
         typed = [r for r in pair if dtype and r.dtype and dtype.lower() in r.dtype.lower().split("/")]
@@ -209,6 +207,11 @@ class FactTable:
         if not dtype:  # no type asked: the usual headline (BF16) before the others
             untyped.sort(key=lambda r: bool(r.dtype) and "bf16" not in r.dtype.lower().split("/"))
         return next(iter(typed + untyped), None)
+
+    def sides(self, entity: str) -> set[str]:
+        """An entity and its series: what a relation may be stated of for it."""
+        family = self.vocabulary.entities[entity].family
+        return {entity, family} if family else {entity}
 
     def relation_of(self, entity: str, attribute: str):
         """A stated relation of an entity (or what it is built of, or its series) to a class of products on an

@@ -200,7 +200,7 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
         # the side the question asks for goes first: "which is cheaper" is answered by the lower one
         first, second, rf, rs = (lo, hi, rl, rh) if query.direction == "lower" else (hi, lo, rh, rl)
         stated = table.relation_between(a, b, query.attribute, query.dtype) if query.ratio else None
-        if stated is not None and (stated.subject in _sides(table, hi)) == (stated.direction == "higher") and \
+        if stated is not None and (stated.subject in table.sides(hi)) == (stated.direction == "higher") and \
                 ratio and _agrees(stated, ratio):
             # the factor as the source states it ("3.6x" of an improvement column), with both values
             return _by_relation(table, query, stated, per_entity, lang, {hi: rh, lo: rl, "unit": unit})
@@ -228,11 +228,6 @@ def _agrees(rel, ratio: tuple[float, float]) -> bool:
     does, "6x" of 1,979 against 624 TFLOPS does not, and then the values speak."""
     stated = (rel.ratio if rel.direction == "higher" else (1 / rel.ratio[1], 1 / rel.ratio[0]))
     return stated[0] <= ratio[1] * 1.15 and ratio[0] <= stated[1] * 1.15
-
-
-def _sides(table: FactTable, entity: str) -> set[str]:
-    family = table.vocabulary.entities[entity].family
-    return {entity, family} if family else {entity}
 
 
 def _by_relation(table: FactTable, query: SpecQuery, rel, per_entity: dict[str, list[Fact]],

@@ -367,7 +367,7 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
                 carried = None
             if mentions or carried is not None:
                 reading.sentence(s, e, mentions, carried, lead_in, anchor, _item_term(body, block.char_start, s))
-            elif reading.title_subject:  # a paragraph that names nothing is about the article's subject, unsurely
+            elif reading.title_subject:  # naming nothing, after nothing named: the article's subject, unsurely
                 reading.sentence(s, e, mentions, (reading.title_subject, s), False, anchor,
                                  _item_term(body, block.char_start, s), titled=True)
         lead_in = carried is not None and body[block.char_start:block.char_end].rstrip().endswith((":", "："))

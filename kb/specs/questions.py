@@ -51,7 +51,7 @@ _RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bby how much\b|\bhow m
                     r"lower|bigger|larger|smaller|cheaper)\b|\bin percent\b|\bwhat percent|\bhow many percent|"
                     r"во сколько раз|на сколько процент|(?:на ?сколько|насколько) (?:больше|меньше|быстрее|медленнее|"
                     r"дешевле|дороже|выше|ниже)|几倍|多少倍|倍数|百分之几|百分之多少|多少\s*%|"
-                    r"(?:高|低|快|慢|多|少|便宜|贵|大|小)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
+                    r"(?<!最)(?:高|低|快|慢|便宜|贵)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
 _WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为何|怎么会")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
@@ -159,7 +159,8 @@ def understand(question: str, lang: str | None, table: FactTable,
             PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]
     # "H100 比 A100 快几倍？": how much faster one is than the other, where the corpus states it of their compute
-    if not cues and len(entities) >= 2 and (fast or _RATIO.search(low)) and \
+    # (a word of speed, not of size: "H100 比 A100 大几倍" asks no compute)
+    if not cues and len(entities) >= 2 and (fast or _RATIO.search(low) and re.search(r"快|быстр|\bfaster\b", low)) and \
             table.relation_between(entities[0], entities[1], PER_PRECISION) is not None:
         cues = [(0, PER_PRECISION)]
     if not cues:

@@ -11,23 +11,26 @@ from dataclasses import dataclass, replace
 
 from kb.specs.clauses import SUBJECT_KINDS, WINDOW, clause, compared, hourly_instance, precision
 from kb.specs.model import FactSource
+from kb.specs.units import DTYPE, dtype_name
 from kb.specs.vocabulary import Mention, Vocabulary
 
 # A relation: a factor or share, a comparative word, then (in English and Russian) "than" and the other side.
-_FACTOR = r"(?P<low>\d+(?:\.\d+)?)(?:\s*[-–/]\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<kind>%|x|×|times|раза?|倍)"
+# (not the digits of a name: "H100 - 3x" is no range "100-3x")
+_FACTOR = r"(?<![A-Za-z0-9.])(?P<low>\d+(?:\.\d+)?)(?:\s*[-–/]\s*(?P<high>\d+(?:\.\d+)?))?\s*(?P<kind>%|x|×|times|раза?|倍)"
 RELATIONS = [
     re.compile(_FACTOR + r"\s+(?P<word>more|less|lower|higher|faster|slower|cheaper|better|larger|smaller|bigger)"
                r"(?:\s+\w+){0,3}?\s+than\s+", re.IGNORECASE),
     re.compile(r"(?:на|в)\s+" + _FACTOR + r"\s+(?P<word>дешевле|дороже|быстрее|медленнее|больше|меньше|выше|ниже)"
                r"(?:,?\s+чем\s+)?", re.IGNORECASE),
     re.compile(r"比(?P<other>前者|后者|[^，。,]{1,20}?)(?P<word>低|高|快|慢|便宜|贵|多|少)了?\s*" + _FACTOR),
-    # "B200 的 FLOPs 是 H100 的 2.25 倍": a multiple of the other side's
-    re.compile(r"是\s*(?P<other>[^，。,的]{1,20}?)\s*的\s*(?P<word>)" + _FACTOR),
+    # "B200 的 FLOPs 是 H100 的 2.25 倍": a multiple of the other side's (a share, "是 H100 的 30%", is none)
+    re.compile(r"是\s*(?P<other>[^，。,的]{1,20}?)\s*的\s*(?P<word>)" + _FACTOR.replace("%|", "")),
     # "与最新的GPU实例相比性价比高出40%"
     re.compile(r"与(?P<other>[^，。,]{1,20}?)相比[^，。,\d]{0,8}?(?P<word>高出|低|高|快|慢|便宜|贵|多|少)了?\s*" + _FACTOR),
 ]
 # The other side may be a class of products rather than one ("the latest GPU instances", "最新的GPU实例").
-_CLASS = re.compile(r"gpu|tpu|instance|accelerator|инстанс|ускорител|实例|加速器", re.IGNORECASE)
+_CLASS = re.compile(r"\b(?:gpu|tpu)s?\b|\b(?:gpu|tpu)-|\binstances\b|\baccelerators\b|инстанс|ускорител|实例|加速器",
+                    re.IGNORECASE)
 # A factor that goes on with the same two sides in another number format: "2-3x faster than A100 (half
 # precision), 6x faster for fp8".
 CONTINUED = re.compile(r"[^.;]{0,40}?,\s*" + _FACTOR + r"\s+(?P<word>faster|slower|more|less|higher|lower)\s+"
@@ -121,12 +124,13 @@ def _factor(m: re.Match) -> str:
 
 
 def continued(text: str, rel: Relation, end: int) -> list[Relation]:
-    """The factors after a relation's that keep its two sides ("..., 6x faster for fp8"): in another number
-    format, each with its own."""
+    """The factor after a relation's that keeps its two sides in another number format it names ("..., 6x
+    faster for fp8"); one that names none ("..., 2x faster with sparsity on B200") is no figure of theirs."""
     out = []
     m = CONTINUED.match(text, end)
-    if m is not None and rel.attribute == "peak_compute":
-        dtype = precision(text, m.start(), m.end() + 12, text[m.end():m.end() + 12])
+    written = DTYPE.match(text, m.end()) if m else None  # "for fp8": its own number format, else no figure of its own
+    if written is not None and rel.attribute == "peak_compute":
+        dtype = dtype_name(written.group(1))
         low, high = float(m.group("low")), float(m.group("high") or m.group("low"))
         lower = m.group("word").lower() in LOWER_WORDS
         out.append(replace(rel, ratio=(1 / high, 1 / low) if lower else (low, high), direction="lower" if lower else

@@ -32,7 +32,8 @@ TABLES_FILE = "tables.yaml"
 _VENDORS = re.compile(r"\b(?:NVIDIA|AMD|Intel|Google|AWS|Amazon|Huawei)\b")
 _UNSUPPORTED = {"x", "not applicable", "n/a", "—", "-", "–"}
 # A column that states how two entity columns relate ("Improvement factor": "3.6x"): a relation per row.
-_FACTOR_HEADER = re.compile(r"improvement|factor|speed-?up|ratio|提升|倍数|прирост|улучшени", re.IGNORECASE)
+_FACTOR_HEADER = re.compile(r"^(?:improvement(?: factor)?|factor|speed-?up|ratio|提升(?:倍数)?|倍数|прирост|улучшение)$",
+                            re.IGNORECASE)
 _FACTOR_CELL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*$")
 
 
@@ -201,7 +202,8 @@ def factor_relations(table: Table, facts: list[Fact]) -> list[Relation]:
         row = [f for f in facts if f.source.char_start == line.start and f.is_number]
         if m is None or len({f.entity for f in row}) != 2 or len({f.attribute for f in row}) != 1:
             continue
-        low, high = sorted(row[:2], key=lambda f: f.value)
+        one_each = list({f.entity: f for f in reversed(row)}.values())  # each entity's first figure of the row
+        low, high = sorted(one_each, key=lambda f: f.value)
         if low.unit != high.unit or low.value == high.value:
             continue
         factor = float(m.group(1))

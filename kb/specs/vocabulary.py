@@ -18,7 +18,6 @@ from pydantic import ValidationError
 
 from kb.errors import SpecError
 from kb.language import has_cyrillic
-from kb.specs.han_spelling import HanSpelling, cue_words
 from kb.specs.model import Attribute, Entity
 from kb.textnorm import normalize_for_matching
 
@@ -180,7 +179,6 @@ class Vocabulary:
         words = [w for p in plain for w in re.findall(r"[a-zа-яё]+\*?", p)]
         self._cue_words = sorted({w for w in words if not w.endswith("*") and len(w) >= 5})
         self._cue_stems = sorted({w.rstrip("*") for w in words if w.endswith("*")} | set(self._cue_words))
-        self._han = HanSpelling(cue_words([c for a in attributes for c in a.cues.get("zh", [])]))
 
     @classmethod
     def load(cls, folder: Path) -> Vocabulary:
@@ -313,15 +311,16 @@ class Vocabulary:
     def mend_spelling(self, text: str, known: frozenset[str] = frozenset()) -> str:
         """``text`` (lower case) with each word of five letters or more that is neither a word of ``known``
         (the corpus's words: "lower" is no misspelling of "power") nor begins like a cue, but is a single
-        edit from one cue word ("clcok", "bandwdith"), replaced by that cue word; Chinese cue words typed with the
-        wrong characters of the same sound ("现存" for "显存") or swapped ("宽带") mended too (kb.specs.han_spelling)."""
+        edit from one cue word ("clcok", "bandwdith"), replaced by that cue word. Chinese is left as written: by sound
+        ("现存" for "显存") or by swapped characters ("宽带"), ordinary words would become cue words ("适中" sounds
+        like "时钟", "可能性" holds "能性")."""
         def mend(m: re.Match) -> str:
             word = m.group(0)
             if word in known or any(word.startswith(c) or c.startswith(word) for c in self._cue_stems):
                 return word
             close = [c for c in self._cue_words if abs(len(c) - len(word)) <= 1 and one_edit(word, c)]
             return close[0] if len(close) == 1 else word
-        return re.sub(r"(?<![\w])[a-zа-яё]{5,}(?![\w])", mend, self._han.mend(text))
+        return re.sub(r"(?<![\w])[a-zа-яё]{5,}(?![\w])", mend, text)
 
     def mend_names(self, text: str, known: frozenset[str] = frozenset()) -> str:
         """``text`` with each word that is no word of ``known`` (the corpus's) and no name, but a single edit in
