@@ -54,6 +54,9 @@ def test_without_a_fitting_stated_factor_the_values_own_ratio_leads(table):
     assert spec.answer.text.startswith("NVIDIA H100 SXM is 3.17–3.21× NVIDIA A100 SXM") and "6×" not in spec.answer.text
     _, spec = lookup(table, "how much less memory does an A100 have than an H200?", "en")
     assert spec.answer.text.startswith("NVIDIA A100 SXM is 43% lower than NVIDIA H200 SXM")
+    # "во сколько раз меньше" asks for the factor, not the share
+    query, spec = lookup(table, "Во сколько раз у A100 меньше памяти, чем у H200?", "ru")
+    assert query.ratio == "times" and spec.answer.text.startswith("У NVIDIA A100 SXM в 1,76 раза меньше")
     # asked which, not by how much: the usual comparison
     _, spec = lookup(table, "Which has more HBM bandwidth, Trainium2 or Trainium?", "en")
     assert spec.answer.text.startswith("AWS Trainium2 is higher")

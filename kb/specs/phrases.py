@@ -88,6 +88,9 @@ TEXTS = {
     "ratio_lower": {"en": "{a} is {ratio} lower than {b} ({label}): {va} against {vb}.",
                     "ru": "У {a} на {ratio} меньше, чем у {b} ({label}): {va} против {vb}.",
                     "zh": "{a} 比 {b} 低 {ratio}（{label}）：{va}，{b} 为 {vb}。"},
+    "ratio_lower_times": {"en": "{a} has {ratio}× less than {b} ({label}): {va} against {vb}.",
+                          "ru": "У {a} в {ratio} раза меньше, чем у {b} ({label}): {va} против {vb}.",
+                          "zh": "{b} 是 {a} 的 {ratio} 倍（{label}）：{a} 为 {va}，{b} 为 {vb}。"},
     "pair": {"en": ": {vs} against {vo}", "ru": ": {vs} против {vo}", "zh": "：{vs} 对 {vo}"},
     # a stated relation, the winner first: the subject of the relation, or the other side
     "relation_subject": {"en": "{s}: {factor} {word} than {o} ({label}){value}.",

@@ -208,7 +208,10 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
         if query.ratio and ratio:
             key = f"ratio_{query.direction}"
             share = fmt_range(round((1 - rl[1] / rh[0]) * 100), round((1 - rl[0] / rh[1]) * 100), "%", lang)
-            ratio_text = share if query.direction == "lower" else ratio_text
+            if query.direction == "lower" and query.ratio == "share":
+                ratio_text = share  # "how much less": the share less; "во сколько раз меньше": the factor
+            else:
+                key = "ratio_higher" if query.direction == "higher" else "ratio_lower_times"
         text = TEXTS[key][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
                                                    vb=fmt_range(*rs, unit, lang), diff=fmt_range(*diff, unit, lang),
                                                    ratio=ratio_text, label=label)

@@ -52,6 +52,7 @@ _RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bby how much\b|\bhow m
                     r"во сколько раз|на сколько процент|(?:на ?сколько|насколько) (?:больше|меньше|быстрее|медленнее|"
                     r"дешевле|дороже|выше|ниже)|几倍|多少倍|倍数|百分之几|百分之多少|多少\s*%|"
                     r"(?<!最)(?:高|低|快|慢|便宜|贵)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
+_TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-яё])|倍")
 _WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为何|怎么会")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
@@ -127,7 +128,9 @@ class SpecQuery:
     basis: str | None = None  # "matrix", "vector": the kind of unit a figure is of, when the question names one
     kind_filter: str | None = None
     scopes: tuple[str, ...] = ()  # scopes the question names ("each MI250 GCD")
-    ratio: bool = False  # the question asks by how much one side exceeds the other ("во сколько раз")
+    # the question asks by how much one side exceeds the other: "times" ("во сколько раз", "几倍"), "share"
+    # ("how much less", "на сколько процентов"), or None
+    ratio: str | None = None
     cued: tuple[str, ...] = field(default=(), compare=False)  # every attribute the question cued, best first
 
 
@@ -198,7 +201,7 @@ def understand(question: str, lang: str | None, table: FactTable,
     scopes = tuple(s for s, pattern in _SCOPE_WORDS.items() if re.search(pattern, low))
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
-                     ratio=ratio and kind == "comparison")
+                     ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None))
 
 
 def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],
