@@ -206,11 +206,10 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
             return _by_relation(table, query, stated, per_entity, lang, {hi: rh, lo: rl, "unit": unit})
         key = query.direction
         if query.ratio and ratio:
-            key = f"ratio_{query.direction}"
-            share = fmt_range(round((1 - rl[1] / rh[0]) * 100), round((1 - rl[0] / rh[1]) * 100), "%", lang)
-            if query.direction == "lower" and query.ratio == "share":
-                ratio_text = share  # "how much less": the share less; "во сколько раз меньше": the factor
-            else:
+            if query.direction == "lower" and query.ratio == "share":  # "how much less": the share less
+                key = "ratio_lower"
+                ratio_text = fmt_range(round((1 - rl[1] / rh[0]) * 100), round((1 - rl[0] / rh[1]) * 100), "%", lang)
+            else:  # "во сколько раз меньше": the factor
                 key = "ratio_higher" if query.direction == "higher" else "ratio_lower_times"
         text = TEXTS[key][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
                                                    vb=fmt_range(*rs, unit, lang), diff=fmt_range(*diff, unit, lang),
@@ -239,8 +238,7 @@ def _by_relation(table: FactTable, query: SpecQuery, rel, per_entity: dict[str, 
     when one side has no value of its own, or when the question asks for the factor: the side the question asks
     for first, with the relation (and ``ranges``, both sides' values, where both have one)."""
     # the sides as asked: a relation stated of a chip's series is shown for the chip
-    asked = {side: next((e for e in query.entities if side in (e, table.vocabulary.entities[e].family)), side)
-             for side in (rel.subject, rel.object)}
+    asked = {side: next((e for e in query.entities if side in table.sides(e)), side) for side in (rel.subject, rel.object)}
     subject, obj = asked[rel.subject], asked[rel.object]
     names = {e: table.vocabulary.entities[e].display_name(lang) for e in (subject, obj)}
     attribute = table.vocabulary.attributes[rel.attribute]

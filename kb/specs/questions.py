@@ -157,13 +157,14 @@ def understand(question: str, lang: str | None, table: FactTable,
     if fast and _FAST_COMPARATIVES.fullmatch(fast.group(0)) and len(entities) < 2:
         fast = None
     compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
+    ratio = bool(_RATIO.search(low))
     # a precision is what two things are compared in ("is a B300 or a B200 the better pick for FP64?")
     if not cues and dtype and (fast or len(entities) >= 2 and compare and not _SUPPORT.search(low)) and \
             PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]
     # "H100 比 A100 快几倍？": how much faster one is than the other, where the corpus states it of their compute
     # (a word of speed, not of size: "H100 比 A100 大几倍" asks no compute)
-    if not cues and len(entities) >= 2 and (fast or _RATIO.search(low) and re.search(r"快|быстр|\bfaster\b", low)) and \
+    if not cues and len(entities) >= 2 and (fast or ratio and re.search(r"快|быстр|\bfaster\b", low)) and \
             table.relation_between(entities[0], entities[1], PER_PRECISION) is not None:
         cues = [(0, PER_PRECISION)]
     if not cues:
@@ -187,7 +188,6 @@ def understand(question: str, lang: str | None, table: FactTable,
     kind_filter = next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
     sparse = bool(re.search(r"sparse|稀疏|разрежен", low))
     basis = next((b for b, pattern in _BASIS_WORDS.items() if re.search(pattern, low)), None)
-    ratio = bool(_RATIO.search(low))
     if len(entities) >= 2 and (compare or ratio):
         kind: Kind = "comparison"
     elif not entities and _ALTERNATIVES.search(low):

@@ -101,12 +101,8 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
     # a price of work done ("cost per image", "每张图片的成本") is not the price of the hardware
     if attribute is None or attribute == "price_per_hour" and PER_WORK.search(words):
         return None
-    low, high = float(m.group("low")), float(m.group("high") or m.group("low"))
     lower = word in LOWER_WORDS
-    if m.group("kind") == "%":
-        ratio = (1 - high / 100, 1 - low / 100) if lower else (1 + low / 100, 1 + high / 100)
-    else:
-        ratio = (1 / high, 1 / low) if lower else (low, high)
+    ratio = _ratio(m, lower)
     dtype = precision(text, m.start(), m.end(), "") if attribute == "peak_compute" else None
     subject_id = hourly_instance(subject.entity, attribute, vocabulary)
     object_id = hourly_instance(obj.entity, attribute, vocabulary) if obj.entity else ""
@@ -115,6 +111,14 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
     return Relation(subject=subject_id, object=object_id, attribute=attribute, ratio=ratio,
                     direction="lower" if lower else "higher", bound=bound, factor=factor,
                     source=source, dtype=dtype, object_text=object_text)
+
+
+def _ratio(m: re.Match, lower: bool) -> tuple[float, float]:
+    """The subject's value over the object's that a matched factor states: "60% lower" is 0.4, "2-3x" 2 to 3."""
+    low, high = float(m.group("low")), float(m.group("high") or m.group("low"))
+    if m.group("kind") == "%":
+        return (1 - high / 100, 1 - low / 100) if lower else (1 + low / 100, 1 + high / 100)
+    return (1 / high, 1 / low) if lower else (low, high)
 
 
 def _factor(m: re.Match) -> str:
@@ -130,9 +134,7 @@ def continued(text: str, rel: Relation, end: int) -> list[Relation]:
     m = CONTINUED.match(text, end)
     written = DTYPE.match(text, m.end()) if m else None  # "for fp8": its own number format, else no figure of its own
     if written is not None and rel.attribute == "peak_compute":
-        dtype = dtype_name(written.group(1))
-        low, high = float(m.group("low")), float(m.group("high") or m.group("low"))
         lower = m.group("word").lower() in LOWER_WORDS
-        out.append(replace(rel, ratio=(1 / high, 1 / low) if lower else (low, high), direction="lower" if lower else
-                           "higher", factor=_factor(m), dtype=dtype))
+        out.append(replace(rel, ratio=_ratio(m, lower), direction="lower" if lower else "higher", factor=_factor(m),
+                           dtype=dtype_name(written.group(1))))
     return out
