@@ -28,6 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from kb.class_comparison import class_question, comparison_answer, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names
 from kb.index import KnowledgeIndex
 from kb.models import Hit
@@ -39,6 +40,7 @@ from kb.specs.present import lookup
 from kb.textnorm import normalize_for_matching
 
 ANSWER_FROM_TOP = 3  # passages the answer may quote
+CLASS_FROM_TOP = 5  # passages a sentence comparing two classes may come from: such a sentence is rare and telling
 SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
 
 
@@ -74,6 +76,17 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         used_chunks.add(c)
         chosen.append((top[c], s, e))
     return sorted(chosen)
+
+
+def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],
+                    policy: AnswerPolicy) -> list[tuple[int, int, int]]:
+    """The sentence comparing the two classes first, then the best other sentences of other passages."""
+    if not compared_in:
+        return []
+    first = compared_in[0]
+    rest = [c for c in choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus)
+            if c[0] != first[0]]
+    return [first, *rest[:policy.answer_max_sentences - 1]]
 
 
 def fact_sentences(index: KnowledgeIndex, hits: list[Hit], specs: list[SpecEntry], limit: int) -> list[tuple[int, int, int]]:
@@ -144,6 +157,30 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
                     UNITS[q.unit].dimension == dimension for q in quantities(text) if q.unit in UNITS):
                 return [(pos, start, end)]
     return []
+
+
+def class_statement(retriever: Retriever, scores: QueryScores, hits: list[Hit], question):
+    """((hit position, body start, body end), statement) of the sentence of the top passages that states which
+    of the two asked classes is better at the most of the asked aspects, the best-scoring such sentence among
+    those quotable (within ``SENTENCE_MARGIN`` of the best); None when none does."""
+    index = retriever.index
+    top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:CLASS_FROM_TOP])}
+    rows, value = retriever.sentence_evidence(scores, list(top))
+    if rows.size == 0:
+        return None
+    vocabulary = index.facts.vocabulary
+    best, found = float(value.max()), []
+    for k in np.argsort(-value, kind="stable"):
+        if value[k] < best - SENTENCE_MARGIN:
+            break
+        c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
+        text = normalize_for_matching(index.chunks[c].span_text(s, e))
+        if stated := statements(text, [(m.start, m.end) for m in vocabulary.mentions(text)], question):
+            found.append((len({st.aspect.name for st in stated}), -len(found), (top[c], s, e), stated[0]))
+    if not found:
+        return None
+    *_, span, statement = max(found)
+    return span, statement
 
 
 @lru_cache(maxsize=256)
@@ -217,10 +254,14 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     cited = {index.chunk_position[h.chunk.chunk_id]: n for n, h in enumerate(hits, start=1)}
     specs = [e.model_copy(update={"citation_n": cited.get(i) if i is not None else None})
              for e, i in zip(entries, sources, strict=True)]
-    answer = None
+    answer, spec_answer = None, spec.answer if spec else None
+    # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect
+    classes = class_question(text, entities) if reason is None and query is None else None
+    compared_in = class_statement(retriever, scores, hits, classes) if classes else None
     if reason is None:
         parts, quoted = [], []
-        chosen = stated_sentences(index, hits, said) or statement or \
+        chosen = class_sentences(compared_in, retriever, scores, hits, policy) or \
+            stated_sentences(index, hits, said) or statement or \
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
             choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus)
@@ -231,6 +272,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             quoted.append(c.n)
         if parts:
             answer = Answer(text=" ".join(parts), source_lang=citations[quoted[0] - 1].lang, citations=tuple(quoted))
+        if compared_in:
+            (pos, start, end), found = compared_in
+            spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en")
     if observe is not None:
         observe("retrieve", retrieved - started)
         observe("compose", time.perf_counter() - retrieved)
@@ -239,6 +283,6 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         abstain_reason=reason, unknown_names=tuple(n.text for n in unknown),
         evidence_score=round(scores.evidence, 4) if hits else None,
         domain_score=round(scores.domain, 4) if scores.domain is not None else None, answer=answer, citations=tuple(citations),
-        specs=tuple(specs), spec_answer=spec.answer if spec else None,
+        specs=tuple(specs), spec_answer=spec_answer,
         took_ms=round((time.perf_counter() - started) * 1000, 1),
     )

@@ -125,9 +125,10 @@ class LookupAnswer(Frozen):
 
 
 class ComparisonAnswer(Frozen):
-    kind: Literal["comparison"] = Field(description="two entities compared on one attribute")
-    attribute: str = Field(description="the attribute compared")
-    entities: tuple[str, ...] = Field(description="the two entities compared")
+    kind: Literal["comparison"] = Field(description="two entities compared on one attribute, or two classes of "
+                                                    "product (tpu, gpu) on an aspect a source sentence compares them on")
+    attribute: str = Field(description="the attribute compared; for two classes the aspect: cost, speed, better, ...")
+    entities: tuple[str, ...] = Field(description="the two entities compared, or the two classes (tpu, gpu)")
     lang: str = Field(description="the language of text")
     higher: str | None = Field(description="the entity with the higher value, when the values can be compared")
     lower: str | None = Field(description="the entity with the lower value")

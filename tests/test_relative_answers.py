@@ -195,3 +195,23 @@ def test_how_much_faster_one_named_thing_is_than_another_uses_the_compute_relati
     # "大小多少" asks for two sizes, not by how much one exceeds the other
     query = understand("H100 和 H200 显存大小多少", "zh", table)
     assert query.attribute == "memory_capacity" and not query.ratio
+
+
+def test_a_chinese_count_asked_with_a_measure_word_is_never_answered_with_an_amount(table):
+    """"几条 NVLink" counts links: the per-GPU NVLink bandwidth is another attribute, so no spec reading; the
+    passage that counts them answers."""
+    assert understand("H100 每个 GPU 有几条 NVLink？", "zh", table) is None
+    assert understand("H100 有多少个 SM", "zh", table).attribute == "sm_count"
+    assert understand("Trn1 有几个 NeuronCore", "zh", table).attribute == "neuron_cores"
+    assert understand("H100 的 NVLink 带宽是多少", "zh", table).attribute == "gpu_bandwidth"
+
+
+def test_the_cpus_ram_is_host_memory_and_never_the_accelerators_hbm(table):
+    for question, lang in (("How much system memory does a trn2.48xlarge have?", "en"),
+                           ("Сколько оперативной памяти у trn2.48xlarge?", "ru"), ("trn2.48xlarge 的系统内存多大", "zh")):
+        query, spec = lookup(table, question, lang)
+        assert query.attribute == "host_memory" and spec.found, question
+    # GH200's Grace CPU memory is not in the table: say so, and show no HBM figure in its place
+    query, spec = lookup(table, "Сколько оперативной памяти у Grace CPU в GH200?", "ru")
+    assert query.attribute == "host_memory" and spec.missing
+    assert not [e for e in spec.entries if e.value is not None and e.attribute != "host_memory"]

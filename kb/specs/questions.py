@@ -16,7 +16,7 @@ from typing import Literal
 
 from kb.specs.clauses import BIDIRECTIONAL, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
-from kb.specs.units import DTYPE
+from kb.specs.units import DTYPE, counted
 from kb.textnorm import normalize_for_matching
 
 Kind = Literal["lookup", "comparison", "superlative"]
@@ -53,6 +53,9 @@ _RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bby how much\b|\bhow m
                     r"дешевле|дороже|выше|ниже)|几倍|多少倍|倍数|百分之几|百分之多少|多少\s*%|"
                     r"(?<!最)(?:高|低|快|慢|便宜|贵)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
 _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-яё])|倍")
+# A Chinese count asked with a measure word ("几条 NVLink", "多少个核心") wants things counted, never an amount
+# of bytes or a rate: a reading whose attribute is no count is none, and the passages answer
+_COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚]")
 _WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为何|怎么会")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
@@ -177,7 +180,7 @@ def understand(question: str, lang: str | None, table: FactTable,
                    for e in pool)
 
     attribute = _choose(cues, low, vocabulary, has_facts, spans, lang)
-    if attribute is None:
+    if attribute is None or lang == "zh" and _COUNTED.search(low) and not counted(vocabulary.attributes[attribute].unit):
         return None
     if attribute == PER_PRECISION and _PRACTICE.search(low) and MEASURED_COMPUTE in vocabulary.attributes:
         attribute = MEASURED_COMPUTE  # "на реальном bf16 matmul": what is achieved, not the peak

@@ -59,7 +59,8 @@ _UNITS = [
     Unit("USD/h", "USD/h", 1),
 ]
 # Counted things: each is its own dimension.
-for _count in ("SM", "CUs", "cores", "chips", "instances", "transistors", "images/s", "vCPUs"):
+COUNTS = ("SM", "CUs", "cores", "chips", "instances", "transistors", "images/s", "vCPUs")
+for _count in COUNTS:
     _UNITS.append(Unit(_count, _count, 1))
 _UNITS.append(Unit("", "text", 1))
 UNITS = {u.symbol: u for u in _UNITS}
@@ -80,6 +81,11 @@ _SPELLINGS = {
 }
 _FOLDED = {k.lower(): v for k, v in {**{u: u for u in UNITS if u}, **_SPELLINGS}.items()
            if not re.search(r"[bB]ps$|^[kMGT]?[bB]$|/s$|ec$", k)}
+
+
+def counted(unit: str) -> bool:
+    """Whether ``unit`` counts things (SMs, cores, chips) rather than measuring an amount."""
+    return unit in COUNTS
 
 
 def canonical_unit(spelling: str) -> str | None:

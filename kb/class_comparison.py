@@ -1,0 +1,134 @@
+"""Comparisons of two classes of product ("TPU or GPU, which is cheaper to wire together?").
+
+No ranking over whichever instances have a value answers such a question:
+the corpus answers it in a sentence that says which class is better at the
+asked aspect ("TPUs are dramatically cheaper and simpler to wire together",
+"TPU превосходят GPU в обработке больших партий данных"). A question names
+both classes as alternatives and an aspect (cheaper, faster, better, ...); a
+sentence of the top passages states that aspect of one class, in any of the
+three languages. The class named before the comparative word, and not as
+the other side ("than GPUs", "比 GPU", "Compared to TPUs, GPUs ..."), wins.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.response import ComparisonAnswer
+from kb.specs.clauses import compared
+
+# Classes of product, as users and the corpus write them; a class word inside a product name ("TPU v5p") is
+# the product, not the class, and the caller drops those.
+CLASSES = {
+    "tpu": re.compile(r"(?<![a-z0-9])tpus?(?![a-z0-9])|(?<![а-яё])тпу(?![а-яё])|tensor processing units?"),
+    "gpu": re.compile(r"(?<![a-z0-9])gpus?(?![a-z0-9])|(?<![а-яё])гпу(?![а-яё])|видеокарт\w*|видюх\w*|"
+                      r"графическ\w* (?:процессор|ускорител)\w*|显卡|图形处理器"),
+}
+NAMES = {"tpu": "TPU", "gpu": "GPU"}
+# The question offers the two as alternatives ("TPU or GPU", "TPU или GPU", "TPU 还是 GPU", "TPU 和 GPU 谁")
+_ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])(?:или|либо)(?![а-яё])|\s[—–-]\s|还是|[跟和与]|谁|哪")
+
+
+@dataclass(frozen=True)
+class Aspect:
+    name: str
+    direction: str  # "lower": the winner has less of it (cost); "higher": more (speed, ...)
+    pattern: re.Pattern
+    words: dict[str, str]  # the comparative in each language, for the answer's text
+
+
+def _aspect(name: str, direction: str, pattern: str, en: str, ru: str, zh: str) -> Aspect:
+    return Aspect(name, direction, re.compile(pattern), {"en": en, "ru": ru, "zh": zh})
+
+
+# Comparatives in all three languages, by what they compare; a question and a sentence match when they share one.
+ASPECTS = (
+    _aspect("cost", "lower", r"cheaper|less expensive|lower (?:total )?costs?|costs? less|more (?:cost-effective|"
+            r"affordable)|дешевл|дешёвл|низк\w* (?:общ\w* )?(?:затрат|стоимост|цен)|экономичне|便宜|成本更?低|"
+            r"更低的?成本|省钱|更划算|更实惠", "cheaper", "дешевле", "更便宜"),
+    _aspect("speed", "higher", r"faster|quicker|быстрее|更快|快于", "faster", "быстрее", "更快"),
+    _aspect("simplicity", "higher", r"simpler|easier|проще|легче|更简单|更容易|更易", "simpler", "проще", "更简单"),
+    _aspect("flexibility", "higher", r"more flexible|flexibility|гибче|более гибк|гибкост|更灵活|灵活性",
+            "more flexible", "гибче", "更灵活"),
+    _aspect("efficiency", "higher", r"more (?:energy[- ])?efficient|per watt|эффективне|на ватт|энергоэффектив\w*|"
+            r"能效|更高效|效率更高", "more efficient", "эффективнее", "更高效"),
+    _aspect("scale", "higher", r"scales? (?:to|better)|larger topolog|more scalable|лучше масштаб|"
+            r"масштабиру\w* лучше|扩展性更|更易扩展", "more scalable", "лучше масштабируется", "更易扩展"),
+    _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|лучше|лучш\w+|"
+            r"превосход\w*|обгоня\w*|выигрыва\w*|преимуществ\w*|更好|优势|更强|胜过|优于|占优", "better", "лучше", "更好"),
+)
+_NEGATED = re.compile(r"(?:\bnot|\bno|\bnever|(?<![а-яё])не|(?<![а-яё])нет|不|没有|并非)\s*(?:\w+\s+)?$")
+_NEAR = 80  # characters between the winning class and its comparative word
+
+
+@dataclass(frozen=True)
+class ClassQuestion:
+    classes: tuple[str, str]
+    aspects: tuple[str, ...]  # asked, in the question's order
+
+
+@dataclass(frozen=True)
+class ClassStatement:
+    aspect: Aspect
+    winner: str
+    loser: str
+
+
+def _class_spans(low: str, names: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    found = [(m.start(), cls) for cls, pattern in CLASSES.items() for m in pattern.finditer(low)
+             if not any(s <= m.start() < e for s, e in names)]
+    return sorted(found)
+
+
+def _aspects_in(low: str) -> list[tuple[int, Aspect]]:
+    found, taken = [], []
+    for aspect in ASPECTS:  # a more telling aspect first: "лучше масштабируется" is scale, not better
+        for m in aspect.pattern.finditer(low):
+            if not any(s < m.end() and m.start() < e for s, e in taken) and not _NEGATED.search(low[:m.start()]):
+                found.append((m.start(), aspect))
+                taken.append(m.span())
+    return sorted(found, key=lambda x: x[0])
+
+
+def class_question(text: str, names: list[tuple[int, int]]) -> ClassQuestion | None:
+    """The two classes a question offers as alternatives and the aspects it asks about, or None. ``names``
+    are the spans of the products it names: a question that names one compares products, not classes."""
+    low = text.lower()
+    if names or not _ALTERNATIVES.search(low):
+        return None
+    classes = tuple(dict.fromkeys(cls for _, cls in _class_spans(low, [])))
+    aspects = tuple(dict.fromkeys(a.name for _, a in _aspects_in(low)))
+    if len(classes) != 2 or not aspects:
+        return None
+    return ClassQuestion(classes, aspects)  # type: ignore[arg-type]
+
+
+def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion) -> list[ClassStatement]:
+    """What a sentence states of the asked classes on the asked aspects: each asked comparative with the
+    class named nearest before it, not as the other side ("than GPUs") nor inside a product's name."""
+    low = text.lower()
+    classes = [(at, cls) for at, cls in _class_spans(low, names) if cls in question.classes and not compared(low, at)]
+    found = []
+    for at, aspect in _aspects_in(low):
+        before = [cls for start, cls in classes if start < at and at - start <= _NEAR]
+        if aspect.name in question.aspects and before:
+            winner = before[-1]
+            loser = next(c for c in question.classes if c != winner)
+            found.append(ClassStatement(aspect, winner, loser))
+    return found
+
+
+def comparison_answer(statement: ClassStatement, quote: str, lang: str) -> ComparisonAnswer:
+    """The spec answer a class comparison reads first: the winner, in the question's language, resting on the
+    quoted sentence."""
+    a, w, lo = statement.aspect, NAMES[statement.winner], NAMES[statement.loser]
+    word = a.words.get(lang, a.words["en"])
+    text = {"en": f"{w} is {word} than {lo}, as the sentence quoted below states.",
+            "ru": f"{w} {word}, чем {lo}: так сказано в приведённой ниже цитате.",
+            "zh": f"{w} 比 {lo} {word}（见下方引文）。"}.get(lang, f"{w} is {word} than {lo}.")
+    higher, lower = (statement.loser, statement.winner) if a.direction == "lower" else (statement.winner,
+                                                                                       statement.loser)
+    return ComparisonAnswer(kind="comparison", attribute=a.name, entities=(statement.winner, statement.loser), lang=lang, higher=higher,
+                            lower=lower, comparable=False, difference=None, ratio=None, unit=None, text=text,
+                            relation=quote)

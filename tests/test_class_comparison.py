@@ -1,0 +1,53 @@
+"""Two classes of product offered as alternatives ("TPU или GPU"): the sentence that says which is better at
+the asked aspect decides, whatever its language; a product's name or the other side of "than" never wins."""
+
+from __future__ import annotations
+
+from kb.class_comparison import class_question, comparison_answer, statements
+
+
+def _question(text: str):
+    found = class_question(text.lower(), [])
+    assert found is not None, text
+    return found
+
+
+def test_a_question_offering_two_classes_and_an_aspect_is_a_class_comparison():
+    for text, aspects in (("Что дешевле для обучения: TPU или GPU?", ("cost",)),
+                          ("GPU 还是 TPU 更便宜？", ("cost",)),
+                          ("at large scale, which is cheaper and simpler to network together: TPUs or GPUs?",
+                           ("cost", "simplicity")),
+                          ("batch 很大的时候 TPU 和 GPU 谁更占优势", ("better",)),
+                          ("кто лучше тянет — тпу или видюхи?", ("better",))):
+        found = _question(text)
+        assert set(found.classes) == {"tpu", "gpu"} and found.aspects == aspects, text
+    # no aspect, one class, or a product named: not a class comparison
+    assert class_question("what are tpus and gpus?", []) is None
+    assert class_question("is the tpu cheaper or not?", []) is None
+    assert class_question("tpu v5p or a gpu, which is cheaper?", [(0, 8)]) is None
+
+
+def test_the_class_named_before_the_comparative_wins_and_the_other_side_never_does():
+    question = _question("Which is cheaper, TPU or GPU?")
+    (one,) = statements("on the other hand, tpus are dramatically cheaper and simpler to wire together", [], question)
+    assert (one.aspect.name, one.winner, one.loser) == ("cost", "tpu", "gpu")
+    assert [s.winner for s in statements("tpu 比 gpu 更便宜", [], question)] == ["tpu"]
+    assert [s.winner for s in statements("gpus are cheaper than tpus for small jobs", [], question)] == ["gpu"]
+    assert [s.winner for s in statements("compared to tpus, gpus cost less to rent", [], question)] == ["gpu"]
+    # negated, after the other side only, or the class word inside a product's name: nothing stated
+    assert not statements("gpus are not cheaper than tpus", [], question)
+    assert not statements("cheaper than gpus, say some", [], question)
+    assert not statements("tpu v5p is cheaper per hour", [(0, 8)], question)
+    # an aspect the question did not ask is no answer to it
+    assert not statements("tpus are faster than gpus", [], question)
+
+
+def test_the_answer_names_the_winner_first_in_the_questions_language():
+    question = _question("Что дешевле: TPU или GPU?")
+    (found,) = statements("tpu, как правило, предлагают более низкие затраты", [], question)
+    quote = "TPU, как правило, предлагают более низкие затраты"
+    ru = comparison_answer(found, quote, "ru")
+    assert ru.text.startswith("TPU дешевле, чем GPU") and (ru.lower, ru.higher) == ("tpu", "gpu")
+    assert ru.relation == quote and not ru.comparable
+    assert comparison_answer(found, quote, "zh").text.startswith("TPU 比 GPU 更便宜")
+    assert comparison_answer(found, quote, "en").text.startswith("TPU is cheaper than GPU")
