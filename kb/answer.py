@@ -118,9 +118,11 @@ def known_subjects(retriever: Retriever, text: str, lang: str | None = "en",
 
 def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
     """The domain gate judges only questions that name nothing the corpus knows and find no fact of an entity
-    they name: those are about the subject whatever their wording. A ranking no entity was named for ("where
-    is it cheapest to buy a phone") is no such sign."""
-    return not known and not (spec and spec.found and query is not None and query.entities)
+    they name, or that rank a kind of thing the table holds ("which chip has the most on-chip memory"): those
+    are about the subject whatever their wording. A ranking of anything else ("which phone has the most
+    memory") is no such sign: the gate judges it."""
+    found = bool(spec and spec.found and query is not None)
+    return not known and not (found and (query.entities or query.kind == "superlative" and query.kind_filter))
 
 
 def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tuple[int, int, int]]:

@@ -91,15 +91,22 @@ def _aspects_in(low: str) -> list[tuple[int, Aspect]]:
     return sorted(found, key=lambda x: x[0])
 
 
+def offers_classes(text: str) -> bool:
+    """Whether a question names both classes and offers them as alternatives ("GPU 和 TPU 哪个缓存更大？",
+    "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it."""
+    low = text.lower()
+    return bool(_ALTERNATIVES.search(low)) and len({cls for _, cls in _class_spans(low, [])}) == 2
+
+
 def class_question(text: str, names: list[tuple[int, int]]) -> ClassQuestion | None:
     """The two classes a question offers as alternatives and the aspects it asks about, or None. ``names``
     are the spans of the products it names: a question that names one compares products, not classes."""
     low = text.lower()
-    if names or not _ALTERNATIVES.search(low):
+    if names or not offers_classes(low):
         return None
     classes = tuple(dict.fromkeys(cls for _, cls in _class_spans(low, [])))
     aspects = tuple(dict.fromkeys(a.name for _, a in _aspects_in(low)))
-    if len(classes) != 2 or not aspects:
+    if not aspects:
         return None
     return ClassQuestion(classes, aspects)  # type: ignore[arg-type]
 

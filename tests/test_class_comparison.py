@@ -3,7 +3,7 @@ the asked aspect decides, whatever its language; a product's name or the other s
 
 from __future__ import annotations
 
-from kb.class_comparison import class_question, comparison_answer, statements
+from kb.class_comparison import class_question, comparison_answer, offers_classes, statements
 
 
 def _question(text: str):
@@ -25,6 +25,12 @@ def test_a_question_offering_two_classes_and_an_aspect_is_a_class_comparison():
     assert class_question("what are tpus and gpus?", []) is None
     assert class_question("is the tpu cheaper or not?", []) is None
     assert class_question("tpu v5p or a gpu, which is cheaper?", [(0, 8)]) is None
+
+
+def test_two_classes_offered_as_alternatives_are_never_ranked_as_instances():
+    # whatever is asked of them: "哪个" offers them as much as "or" does, without an aspect word
+    assert offers_classes("GPU 和 TPU 哪个片上快速缓存更大？") and offers_classes("TPU or GPU: which has more memory?")
+    assert not offers_classes("哪个 GPU 的显存最大？") and not offers_classes("what are tpus and gpus")
 
 
 def test_the_class_named_before_the_comparative_wins_and_the_other_side_never_does():

@@ -62,6 +62,16 @@ def test_a_question_naming_no_product_is_judged_in_domain_by_its_wording(client,
     assert body["domain_score"] > project_settings.answer_min_domain and body["abstain_reason"] != "off_topic", body
 
 
+def test_a_ranking_of_a_kind_the_table_holds_is_in_domain_and_of_anything_else_is_judged_by_the_gate(
+        client, project_settings):
+    # both score below the gate's threshold; the chip is what the table ranks, the smartphone is not
+    chip = client.post("/v1/ask", json={"question": "Which chip has the most on-chip memory?"}).json()
+    phone = client.post("/v1/ask", json={"question": "Which smartphone has the highest memory bandwidth?"}).json()
+    assert chip["domain_score"] < project_settings.answer_min_domain and phone["domain_score"] < project_settings.answer_min_domain
+    assert chip["answerable"] and chip["spec_answer"]["kind"] == "superlative", chip
+    assert phone["abstain_reason"] == "off_topic" and phone["answer"] is None
+
+
 @pytest.mark.parametrize("question", ["What is an RDU and who makes it?", "сколько ядер у Cerebras WSE-3?",
                                       "How is the GCD count related to performance?"])
 def test_an_acronym_or_model_number_the_corpus_names_is_in_domain_whatever_the_gate_says(client, question,

@@ -12,6 +12,7 @@ from kb.corpus import load_corpus
 from kb.errors import SpecError
 from kb.specs.facts import FactTable
 from kb.specs.model import loose_hyphens, loose_measure_words
+from kb.specs.phrases import fmt_range
 from kb.specs.present import answer_spec, lookup
 from kb.specs.questions import SpecQuery, understand
 from kb.specs.tables import parse_cell
@@ -231,6 +232,12 @@ def test_a_question_that_asks_why_asks_for_a_reason_not_a_figure(table):
     assert understand("How much HBM does the TPU v5e have?", "en", table).attribute == "memory_capacity"
 
 
+def test_two_classes_offered_as_alternatives_get_no_ranking(table):
+    # "哪个" offers them as "or" does: a ranking over every chip with a value answers neither class
+    assert understand("GPU 和 TPU 哪个片上快速缓存更大？", "zh", table) is None
+    assert understand("哪个芯片的片上快速缓存最大？", "zh", table).kind == "superlative"
+
+
 def test_each_in_chinese_matches_with_a_measure_word(table):
     assert loose_measure_words("每堆栈") == "每(?:一?[个条颗块台张])?堆栈"
     assert loose_measure_words("每个\\s*gpu") == "每个\\s*gpu"  # written with its measure word already
@@ -349,6 +356,15 @@ def test_superlative_ranks_like_with_like(table):
     assert most.answer.kind == "superlative" and most.answer.unit == "GB"
     assert most.answer.best in {"nvidia-b300-sxm", "amd-mi355x", "amd-mi350x"}
     assert "288 GB" in most.answer.text
+
+
+def test_the_winner_of_a_ranking_is_shown_as_its_source_states_it(table):
+    # the candidates are ranked in one unit, but the winner's value is not converted into it (96 GB, not 91552.7 MiB)
+    _, ranked = lookup(table, "Which chip has the most fast on-chip memory?", "en")
+    answer = ranked.answer
+    winner = [f for f in table.about(answer.best, answer.attribute) if f.is_number]
+    assert {f.unit for f in winner} != {answer.unit}, "the test needs a winner stated in another unit"
+    assert any(fmt_range(f.value, f.value, f.unit, "en") in answer.text for f in winner), answer.text
 
 
 def _corpus_copy(project_settings, tmp_path) -> Path:

@@ -292,7 +292,9 @@ def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], Sup
     name = table.vocabulary.entities[top].display_name(lang)
     label = table.vocabulary.attributes[query.attribute].label(lang)
     key = "best_higher" if query.direction == "higher" else "best_lower"
-    text = TEXTS[key][lang].format(label=label, a=name, va=fmt_range(best[top], best[top], unit, lang), n=len(best))
+    # the winner's value as its source states it, not converted to the unit the first candidate had
+    won = next(f for f in pool if f.entity == top and convert(f.value, f.unit, unit) == best[top])
+    text = TEXTS[key][lang].format(label=label, a=name, va=fmt_range(won.value, won.value, won.unit, lang), n=len(best))
     shown = [f for e in order[:MAX_RANKED] for f in pool if f.entity == e][:MAX_RANKED * 2]
     return shown, SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction,
                                     lang=lang, entities=tuple(order[:MAX_RANKED]), best=top, unit=unit, scope=scope,

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from kb.class_comparison import offers_classes
 from kb.specs.clauses import BIDIRECTIONAL, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
 from kb.specs.units import DTYPE, counted
@@ -193,7 +194,7 @@ def understand(question: str, lang: str | None, table: FactTable,
     basis = next((b for b, pattern in _BASIS_WORDS.items() if re.search(pattern, low)), None)
     if len(entities) >= 2 and (compare or ratio):
         kind: Kind = "comparison"
-    elif not entities and _ALTERNATIVES.search(low):
+    elif not entities and (_ALTERNATIVES.search(low) or offers_classes(low)):
         return None  # classes compared ("TPU or GPU"): no ranking over whichever instances have a value
     elif not entities and superlative:
         kind = "superlative"
