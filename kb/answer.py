@@ -29,7 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from kb.class_comparison import class_question, comparison_answer, statements
-from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names
+from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
@@ -37,6 +37,7 @@ from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry,
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.present import lookup
+from kb.specs.units import DTYPE
 from kb.textnorm import normalize_for_matching
 
 ANSWER_FROM_TOP = 3  # passages the answer may quote
@@ -138,9 +139,14 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     dimension = UNITS[attribute.unit].dimension if attribute.unit in UNITS else attribute.unit
     cue = _cue_pattern(tuple(attribute.headers) + attribute.cue_patterns(*attribute.cues))
     wanted = set(query.entities) | {r for e in query.entities for r in index.facts.related(e)}
+    unlisted = query.unlisted
     for pos, hit in enumerate(hits[:ANSWER_FROM_TOP]):
         chunk = hit.chunk
         text = normalize_for_matching(" ".join((*chunk.section, chunk.text)))
+        if unlisted:
+            if found := next(iter(unlisted_sentences(chunk, query.unlisted, dimension)), None):
+                return [(pos, *found)]
+            continue
         # the other side of a comparison ("40% more than MI250X") is not what the passage's figures are about,
         # unless the question compares it too: then that sentence states the relation asked for
         named = {m.entity for m in vocabulary.mentions(text)
@@ -159,6 +165,32 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
                     UNITS[q.unit].dimension == dimension for q in quantities(text) if q.unit in UNITS):
                 return [(pos, start, end)]
     return []
+
+
+def unlisted_sentences(chunk, names: tuple[str, ...], dimension: str) -> list[tuple[int, int]]:
+    """The sentences of a passage that write the name of a thing the table has no entity for and a quantity
+    of the asked dimension: they state its attribute ("H800 带宽 300GB/s" its NVLink bandwidth), with or
+    without the attribute's cue."""
+    from kb.specs.quantities import quantities
+    from kb.specs.units import UNITS
+
+    low = [n.lower() for n in names]
+    if not any(n in normalize_for_matching(chunk.text).lower() for n in low):
+        return []
+    return [(start, end) for start, end in chunk.sentences
+            if any(n in normalize_for_matching(chunk.span_text(start, end)).lower() for n in low) and
+            any(UNITS[q.unit].dimension == dimension for q in quantities(chunk.span_text(start, end)) if q.unit in UNITS)]
+
+
+def unlisted_evidence(index: KnowledgeIndex, query) -> list[int]:
+    """The passages that state the asked attribute of a thing the table has no entity for (see
+    ``unlisted_sentences``), wherever retrieval ranked them: the evidence the answer quotes, as a fact's
+    passage is."""
+    from kb.specs.units import UNITS
+
+    unit = index.facts.vocabulary.attributes[query.attribute].unit
+    dimension = UNITS[unit].dimension if unit in UNITS else unit
+    return [i for i, chunk in enumerate(index.chunks) if unlisted_sentences(chunk, query.unlisted, dimension)]
 
 
 def class_statement(retriever: Retriever, scores: QueryScores, hits: list[Hit], question):
@@ -225,22 +257,26 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     index = retriever.index
     asked, question = question, index.facts.vocabulary.mend_names(question, index.words.words)  # "trainum3"
     scores = retriever.score(question, mode)
-    query, spec = lookup(index.facts, question, scores.lang, index.words.words)
+    text = normalize_for_matching(question)
+    names = names_in(text, scores.lang)  # jieba's tagger is the slow part: run it once per question
+    vocabulary = index.facts.vocabulary
+    entities = [(m.start, m.end) for m in vocabulary.mentions(text)]
+    cue_spans = [sp for found in vocabulary.cue_spans(text.lower(), scores.lang or "en").values() for sp in found]
+    unlisted = unlisted_names(index.words, names, entities + cue_spans + [m.span() for m in DTYPE.finditer(text)],
+                              retriever.domain_term_spans(text), vocabulary.names_a_product_line)
+    query, spec = lookup(index.facts, question, scores.lang, index.words.words, tuple(n.text for n in unlisted))
     # The passages holding a spec answer's facts are its evidence: they lead the citations.
     entries = spec.entries if spec else []
     sources = [index.chunk_at(e.citation.article_id, e.citation.value_start or e.citation.char_start) for e in entries]
     repeats = [index.chunk_at(e.citation.article_id, a.char_start) for e in entries for a in e.also]
     relation = spec.relation if spec else None
     said = ([relation] if relation else []) + list(spec.unsure if spec else ())
-    stated = [index.chunk_at(s.article_id, s.value_start or s.char_start) for s in said]
+    stated = [index.chunk_at(s.article_id, s.value_start or s.char_start) for s in said] + \
+        (unlisted_evidence(index, query) if query is not None and query.unlisted else [])
     pinned = list(dict.fromkeys(i for i in stated + sources + repeats if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
     retrieved = time.perf_counter()
-    text = normalize_for_matching(question)
-    names = names_in(text, scores.lang)  # jieba's tagger is the slow part: run it once per question
-    vocabulary = index.facts.vocabulary
-    entities = [(m.start, m.end) for m in vocabulary.mentions(text)]
     unknown = unknown_names(text, index.words, scores.lang, names, entities)
     known = known_subjects(retriever, text, scores.lang, names)
     off_topic = gate_applies(known, spec, query) and scores.domain is not None and scores.domain < policy.answer_min_domain

@@ -267,6 +267,19 @@ def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
             if not words.mentions(n.text) and not maker_and_entity(n)]
 
 
+def unlisted_names(words: CorpusWords, names: list[Name], taken: list[tuple[int, int]],
+                   terms: list[tuple[int, int]], product_line) -> list[Name]:
+    """Names in the question the corpus writes that are no fact-table entity: a model number of a product line
+    the table holds (``product_line(text)``: "MI300A" beside the MI300X, "TPU v2" beside the TPU v5e) apart
+    from every span of ``taken`` (entity mentions, attribute cues, precisions) and inside no domain term of
+    ``terms`` ("TPU" of "TPU v2" is part of the name). Asked an attribute of, the table has none, whatever
+    passages about its relatives say."""
+    # two characters are a cache level or a version ("L2", "v5"), not a product
+    return [n for n in names if len(n.text.replace(" ", "")) >= 3 and product_line(n.text) and words.mentions(n.text) and
+            not any(n.start < b and a < n.end for a, b in taken) and
+            not any(a <= n.start and n.end <= b for a, b in terms)]
+
+
 def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]) -> bool:
     """Whether the unknown names are what the question asks about, given the spans of the known
     subjects it names (fact-table entities, domain terms)."""

@@ -92,6 +92,20 @@ def test_an_incidental_unknown_name_is_answered_and_an_asked_about_one_declined(
     assert new["abstain_reason"] == "unknown_name" and new["unknown_names"] == ["Rubin Ultra"]
 
 
+def test_an_attribute_of_a_product_with_no_entity_is_absent_unless_a_sentence_naming_it_states_it(client):
+    # the MI300A and the H800 are named by the corpus, not by the table; passages about their relatives (the
+    # MI300X, the H100) answered for them before
+    tdp = client.post("/v1/ask", json={"question": "What is the TDP of the AMD MI300A APU?"}).json()
+    assert not tdp["answerable"] and tdp["abstain_reason"] == "no_fact", tdp
+    assert tdp["spec_answer"]["text"] == "The corpus has no power for MI300A." and not tdp["specs"]
+    # the one sentence that writes the H800 and a rate, found wherever retrieval ranked it, is quoted
+    link = client.post("/v1/ask", json={"question": "What is the NVLink bandwidth of the H800?"}).json()
+    assert link["answerable"] and "H800 带宽 300GB/s" in link["answer"]["text"], link
+    # asked no attribute, the question is no spec question and the passages answer
+    xcd = client.post("/v1/ask", json={"question": "How many XCDs does the MI300A have?"}).json()
+    assert xcd["answerable"] and "MI300A" in xcd["answer"]["text"]
+
+
 def test_an_attribute_the_table_lacks_is_declined_and_never_answered_with_another(client):
     body = client.post("/v1/ask", json={"question": "What is the die area of the TPU v5e?"}).json()
     assert not body["answerable"] and body["abstain_reason"] == "no_fact"

@@ -7,7 +7,15 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from kb.coverage import asked_about, corpus_words, defined_acronyms, known_terms, unknown_names
+from kb.coverage import (
+    asked_about,
+    corpus_words,
+    defined_acronyms,
+    known_terms,
+    names_in,
+    unknown_names,
+    unlisted_names,
+)
 from kb.evaluation.answers import answer_correct, lost_value_safe, names_winner, spec_match, states_value
 from kb.evaluation.datasets import Expected
 from kb.evaluation.sweep import abstention_thresholds
@@ -51,6 +59,24 @@ def test_names_the_corpus_never_mentions_in_any_script():
     assert _unknown("is microsoft's maia 100 faster", words) == ["maia 100"]  # a word and a number, any case
     assert _unknown("What memory does the Gaudi2 have?", words) == []  # "What" starts the sentence
     assert _unknown("Is MI300X faster than TPU v5e?", words) == []
+
+
+def test_a_model_number_the_corpus_writes_of_a_product_line_the_table_holds_is_an_unlisted_product():
+    vocabulary = Vocabulary([Entity(id="amd-mi300x", name="AMD Instinct MI300X", kind="chip", aliases=("MI300X",)),
+                             Entity(id="google-tpu-v5e", name="Google TPU v5e", kind="chip", aliases=("TPU v5e",)),
+                             Entity(id="hbm3e", name="HBM3e", kind="memory")], [])
+    words = corpus_words(["MI300X and MI300A; TPU v5e and TPU v2; HBM3e; NVLink 4; the L2 of the MI300X."])
+
+    def unlisted(question, taken=(), terms=()):
+        return [n.text for n in unlisted_names(words, names_in(question, "en"), list(taken), list(terms),
+                                               vocabulary.names_a_product_line)]
+
+    assert unlisted("What is the TDP of the MI300A?") == ["MI300A"]  # the line of the MI300X
+    assert unlisted("How much HBM does the TPU v2 have?", terms=[(22, 25)]) == ["TPU v2"]  # "TPU" is part of it
+    # a memory type or a link is no product of a line the table holds; a name the corpus never writes is an
+    # unknown one, not an unlisted one; two characters are a cache level; an entity's mention is the entity
+    assert unlisted("bandwidth of HBM3e and NVLink 4?") == [] and unlisted("TDP of the MI300B?") == []
+    assert unlisted("How big is the L2?") == [] and unlisted("TDP of the MI300X?", taken=[(11, 17)]) == []
 
 
 def test_amounts_are_not_names_but_a_name_may_end_like_one():

@@ -232,6 +232,18 @@ def test_a_question_that_asks_why_asks_for_a_reason_not_a_figure(table):
     assert understand("How much HBM does the TPU v5e have?", "en", table).attribute == "memory_capacity"
 
 
+def test_an_attribute_of_a_product_the_table_has_no_entity_for_is_reported_absent(table):
+    # "MI300A" is a name the corpus writes beside the MI300X; the table has no entity, hence no value, for it
+    query = understand("What is the TDP of the AMD MI300A APU?", "en", table, unlisted=("MI300A",))
+    assert (query.kind, query.attribute, query.entities, query.unlisted) == ("lookup", "power", (), ("MI300A",))
+    result = answer_spec(table, query, "en")
+    assert result.missing and not result.entries and result.answer.text == "The corpus has no power for MI300A."
+    # without such a name the question asks the attribute of nothing: no spec reading
+    assert understand("What is the TDP of the AMD MI300A APU?", "en", table) is None
+    # a named entity is what is asked: an unlisted name beside it is not
+    assert understand("What is the TDP of the MI300X?", "en", table, unlisted=("MI300A",)).unlisted == ()
+
+
 def test_two_classes_offered_as_alternatives_get_no_ranking(table):
     # "哪个" offers them as "or" does: a ranking over every chip with a value answers neither class
     assert understand("GPU 和 TPU 哪个片上快速缓存更大？", "zh", table) is None

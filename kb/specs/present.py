@@ -327,7 +327,8 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
         answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(per_entity),
                               text=text)
     else:
-        names = ", ".join(table.vocabulary.entities[e].display_name(lang) for e in query.entities)
+        names = ", ".join([table.vocabulary.entities[e].display_name(lang) for e in query.entities] +
+                          list(query.unlisted))
         related = next(filter(None, (table.relation_of(e, query.attribute) for e in query.entities)), None)
         if related is not None:  # no value, but how it compares with a class of products
             word, _ = RELATION_WORDS[(related.direction, related.attribute == "price_per_hour")][lang]
@@ -347,10 +348,10 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
                       relation.source if relation else None)
 
 
-def lookup(table: FactTable, question: str, lang: str | None,
-           known_words: frozenset[str] = frozenset()) -> tuple[SpecQuery | None, SpecResult | None]:
+def lookup(table: FactTable, question: str, lang: str | None, known_words: frozenset[str] = frozenset(),
+           unlisted: tuple[str, ...] = ()) -> tuple[SpecQuery | None, SpecResult | None]:
     """The spec reading of a question and its answer; (None, None) when it is not a spec question."""
-    query = understand(question, lang, table, known_words)
+    query = understand(question, lang, table, known_words, unlisted)
     if query is None:
         return None, None
     return query, answer_spec(table, query, lang if lang in LANGS else "en")

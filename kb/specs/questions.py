@@ -136,12 +136,16 @@ class SpecQuery:
     # ("how much less", "на сколько процентов"), or None
     ratio: str | None = None
     cued: tuple[str, ...] = field(default=(), compare=False)  # every attribute the question cued, best first
+    # things the question asks about that the corpus names but the table has no entity for ("the MI300A")
+    unlisted: tuple[str, ...] = ()
 
 
-def understand(question: str, lang: str | None, table: FactTable,
-               known_words: frozenset[str] = frozenset()) -> SpecQuery | None:
+def understand(question: str, lang: str | None, table: FactTable, known_words: frozenset[str] = frozenset(),
+               unlisted: tuple[str, ...] = ()) -> SpecQuery | None:
     """The spec reading of a question, or None when it asks about no attribute. ``known_words`` (the
-    corpus's) are never taken for misspellings of attribute words."""
+    corpus's) are never taken for misspellings of attribute words; ``unlisted`` are the names of things the
+    corpus writes that are no table entity (``kb.coverage.unlisted_names``): asked about with no entity
+    named, the question asks their attribute, and the table has none."""
     lang = lang or "en"
     text = normalize_for_matching(question)
     vocabulary = table.vocabulary
@@ -198,14 +202,15 @@ def understand(question: str, lang: str | None, table: FactTable,
         return None  # classes compared ("TPU or GPU"): no ranking over whichever instances have a value
     elif not entities and superlative:
         kind = "superlative"
-    elif not entities:
+    elif not entities and not unlisted:
         return None
     else:
         kind = "lookup"
     scopes = tuple(s for s, pattern in _SCOPE_WORDS.items() if re.search(pattern, low))
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
-                     ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None))
+                     ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
+                     unlisted=unlisted if kind == "lookup" and not entities else ())
 
 
 def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],

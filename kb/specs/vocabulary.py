@@ -147,6 +147,13 @@ class Mention:
     text: str
 
 
+def _model_stem(name: str) -> str:
+    """The letters a model number is written with before its first digit, lowercased, spaces dropped: "tpuv"
+    of "TPU v5e"; nothing for a name without a digit."""
+    m = re.match(r"([^\d]*)\d", name)
+    return re.sub(r"[\s\-]+", "", m.group(1)).lower() if m and m.group(1).strip() else ""
+
+
 class Vocabulary:
     def __init__(self, entities: list[Entity], attributes: list[Attribute]) -> None:
         self.entities = {e.id: e for e in entities}
@@ -162,6 +169,12 @@ class Vocabulary:
         self._one_word = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]+\d[A-Za-z0-9]*", n)}
         self._stems = {n: STEM.match(n).groups() for n in self._one_word}  # "trainium3": ("trainium", "3")
         self._letter_names = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]{6,}", n)}  # "Trainium"
+        # the letters a product's model number starts with ("mi" of MI300X, "tpuv" of TPU v5e): a model number
+        # the corpus writes with the same start is a product of that line ("MI300A", "TPU v2"), not a memory
+        # type or a link ("HBM3e", "NVLink 4")
+        self._product_stems = {_model_stem(" ".join(words[i:])) for n, eid in names
+                               if self.entities[eid].kind in ("chip", "instance", "system")
+                               for words in [n.split()] for i in range(len(words))} - {""}
         # a product's variants by the word that completes its name ("H100" + "PCIe" is the H100 PCIe)
         self._variants: dict[str, dict[str, str]] = {}
         for name, eid in names:
@@ -346,6 +359,10 @@ class Vocabulary:
             return self._letter_names[close.pop()] if len(close) == 1 else word
         text = re.sub(r"(?<![\w.-])[A-Za-z]+\d[A-Za-z0-9]*(?![\w-]|\.\w)", mend, text)
         return re.sub(r"(?<![\w.-])[A-Za-z]{6,}(?![\w-]|\.\w)", mend_word, text)
+
+    def names_a_product_line(self, name: str) -> bool:
+        """Whether a model number starts as the table's products do ("MI300A" as MI300X does)."""
+        return _model_stem(name) in self._product_stems
 
     def cue_spans(self, text: str, lang: str) -> dict[str, list[tuple[int, int]]]:
         """Where each cue of each attribute cued in a question stands, in the order written; none inside the cost
