@@ -55,6 +55,10 @@ def citation_for(hit: Hit, n: int, index: KnowledgeIndex, role: str) -> Citation
                     char_end=chunk.char_end, role=role)
 
 
+# A sentence that only introduces what follows ("**GPU vs TPU 网络对比**：", "Key numbers:") says nothing read alone
+_LABEL = re.compile(r"[:：]\W*$")
+
+
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
                      lang_bonus: float = 0.0) -> list[tuple[int, int, int]]:
     """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
@@ -72,7 +76,7 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
         if value[k] < best - SENTENCE_MARGIN or len(chosen) == limit:
             break
-        if c in used_chunks:  # one quote per citation
+        if c in used_chunks or _LABEL.search(index.chunks[c].span_text(s, e)):  # one quote per citation
             continue
         used_chunks.add(c)
         chosen.append((top[c], s, e))

@@ -106,6 +106,13 @@ def test_an_attribute_of_a_product_with_no_entity_is_absent_unless_a_sentence_na
     assert xcd["answerable"] and "MI300A" in xcd["answer"]["text"]
 
 
+@pytest.mark.parametrize("question", ["GPU 跟 TPU 在网络拓扑上有什么区别？", "How do GPU and TPU networks differ?"])
+def test_a_sentence_that_only_introduces_what_follows_is_never_quoted(client, question):
+    # the best-scoring sentence of the top passage is its label "**GPU vs TPU 网络对比**：", which says nothing alone
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["answerable"] and "网络对比**：" not in body["answer"]["text"], body["answer"]["text"]
+
+
 def test_an_attribute_the_table_lacks_is_declined_and_never_answered_with_another(client):
     body = client.post("/v1/ask", json={"question": "What is the die area of the TPU v5e?"}).json()
     assert not body["answerable"] and body["abstain_reason"] == "no_fact"
