@@ -55,8 +55,19 @@ def citation_for(hit: Hit, n: int, index: KnowledgeIndex, role: str) -> Citation
                     char_end=chunk.char_end, role=role)
 
 
-# A sentence that only introduces what follows ("**GPU vs TPU 网络对比**：", "Key numbers:") says nothing read alone
-_LABEL = re.compile(r"[:：]\W*$")
+# A sentence that only introduces what follows says nothing read alone: a heading-like phrase before a colon
+# ("**GPU vs TPU 网络对比**：", "Key numbers:") or one that announces a list ("The limits are as follows:"). A
+# statement that ends in a colon ("GPU 使用 SIMT 而不是 TPU 的 SIMD：") still says something.
+_COLON_END = re.compile(r"[:：]\W*$")
+_ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$")
+_LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
+
+
+def is_label(sentence: str) -> bool:
+    if not _COLON_END.search(sentence):
+        return False
+    size = len(re.findall(r"[^\W\d_\u4e00-\u9fff]+|\d+", sentence)) + len(re.findall(r"[\u4e00-\u9fff]", sentence)) / 2
+    return size <= _LABEL_WORDS or bool(_ANNOUNCES.search(sentence.lower()))
 
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
@@ -76,7 +87,7 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
         if value[k] < best - SENTENCE_MARGIN or len(chosen) == limit:
             break
-        if c in used_chunks or _LABEL.search(index.chunks[c].span_text(s, e)):  # one quote per citation
+        if c in used_chunks or is_label(index.chunks[c].span_text(s, e)):  # one quote per citation
             continue
         used_chunks.add(c)
         chosen.append((top[c], s, e))
@@ -178,11 +189,14 @@ def unlisted_sentences(chunk, names: tuple[str, ...], dimension: str) -> list[tu
     from kb.specs.quantities import quantities
     from kb.specs.units import UNITS
 
-    low = [n.lower() for n in names]
-    if not any(n in normalize_for_matching(chunk.text).lower() for n in low):
+    # the name whole, not the start of a relative's ("TPU v5" is not the TPU v5e, "H20" not the H200); a
+    # Chinese character may follow it ("H800带宽")
+    written = re.compile("|".join(rf"(?<![A-Za-z0-9.-]){re.escape(n)}(?![A-Za-z0-9-]|\.\d)" for n in names),
+                         re.IGNORECASE)
+    if not written.search(normalize_for_matching(chunk.text)):
         return []
     return [(start, end) for start, end in chunk.sentences
-            if any(n in normalize_for_matching(chunk.span_text(start, end)).lower() for n in low) and
+            if written.search(normalize_for_matching(chunk.span_text(start, end))) and
             any(UNITS[q.unit].dimension == dimension for q in quantities(chunk.span_text(start, end)) if q.unit in UNITS)]
 
 
@@ -298,7 +312,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
              for e, i in zip(entries, sources, strict=True)]
     answer, spec_answer = None, spec.answer if spec else None
     # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect
-    classes = class_question(text, entities) if reason is None and query is None else None
+    classes = class_question(text, entities + [(n.start, n.end) for n in unlisted]) if reason is None and query is None else None
     compared_in = class_statement(retriever, scores, hits, classes) if classes else None
     if reason is None:
         parts, quoted = [], []

@@ -27,7 +27,10 @@ CLASSES = {
 }
 NAMES = {"tpu": "TPU", "gpu": "GPU"}
 # The question offers the two as alternatives ("TPU or GPU", "TPU или GPU", "TPU 还是 GPU", "TPU 和 GPU 谁")
-_ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])(?:или|либо)(?![а-яё])|\s[—–-]\s|还是|[跟和与]|谁|哪")
+_ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])(?:или|либо)(?![а-яё])|\s[—–-]\s|还是")
+# "GPU 和 TPU 哪个更…" offers the two; "GPU 和 TPU 中，哪款芯片…最…" ranks what both hold, as "among GPUs and TPUs" does
+_JOINED = re.compile(r"[跟和与]|谁|哪")
+_RANKING = re.compile(r"最")
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,10 @@ ASPECTS = (
     _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|лучше|лучш\w+|"
             r"превосход\w*|обгоня\w*|выигрыва\w*|преимуществ\w*|更好|优势|更强|胜过|优于|占优", "better", "лучше", "更好"),
 )
-_NEGATED = re.compile(r"(?:\bnot|\bno|\bnever|(?<![а-яё])не|(?<![а-яё])нет|不|没有|并非)\s*(?:\w+\s+)?$")
+# a negation right before the comparative, or one word before it ("not always cheaper", "не всегда дешевле"); in
+# Chinese a few characters, the other side between ("不一定更便宜", "不一定比 GPU 便宜"), but "不仅"/"不但" (not only) affirm
+_NEGATED = re.compile(r"(?:\b(?:not|no|never)\b|(?<![а-яё])(?:не|нет)(?![а-яё]))\s*(?:\w+\s+)?$|"
+                      r"(?:不(?![仅但只光])|没有|并非)[\u4e00-\u9fff]{0,3}(?:比\s*\w+\s*[\u4e00-\u9fff]{0,2})?$")
 _NEAR = 80  # characters between the winning class and its comparative word
 
 
@@ -95,7 +101,8 @@ def offers_classes(text: str) -> bool:
     """Whether a question names both classes and offers them as alternatives ("GPU 和 TPU 哪个缓存更大？",
     "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it."""
     low = text.lower()
-    return bool(_ALTERNATIVES.search(low)) and len({cls for _, cls in _class_spans(low, [])}) == 2
+    offered = _ALTERNATIVES.search(low) or (_JOINED.search(low) and not _RANKING.search(low))
+    return bool(offered) and len({cls for _, cls in _class_spans(low, [])}) == 2
 
 
 def class_question(text: str, names: list[tuple[int, int]]) -> ClassQuestion | None:

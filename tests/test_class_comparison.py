@@ -31,6 +31,8 @@ def test_two_classes_offered_as_alternatives_are_never_ranked_as_instances():
     # whatever is asked of them: "哪个" offers them as much as "or" does, without an aspect word
     assert offers_classes("GPU 和 TPU 哪个片上快速缓存更大？") and offers_classes("TPU or GPU: which has more memory?")
     assert not offers_classes("哪个 GPU 的显存最大？") and not offers_classes("what are tpus and gpus")
+    # joined to rank what both hold, as "among GPUs and TPUs" is, they are no alternatives
+    assert not offers_classes("GPU 和 TPU 中，哪款芯片的显存最大？")
 
 
 def test_the_class_named_before_the_comparative_wins_and_the_other_side_never_does():
@@ -44,6 +46,12 @@ def test_the_class_named_before_the_comparative_wins_and_the_other_side_never_do
     assert not statements("gpus are not cheaper than tpus", [], question)
     assert not statements("cheaper than gpus, say some", [], question)
     assert not statements("tpu v5p is cheaper per hour", [(0, 8)], question)
+    assert not statements("tpus are not always cheaper than gpus", [], question)
+    assert not statements("tpu 不一定比 gpu 便宜", [], question) and not statements("tpu 不一定更便宜", [], question)
+    # a word that only begins as a negation does ("notably", "немного"); "不仅" (not only) affirms
+    assert [s.winner for s in statements("tpus are notably cheaper than gpus", [], question)] == ["tpu"]
+    assert [s.winner for s in statements("tpu немного дешевле gpu", [], question)] == ["tpu"]
+    assert [s.winner for s in statements("tpu 不仅更便宜，也更省电", [], question)] == ["tpu"]
     # an aspect the question did not ask is no answer to it
     assert not statements("tpus are faster than gpus", [], question)
 

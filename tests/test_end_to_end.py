@@ -13,6 +13,8 @@ import urllib.request
 
 import pytest
 
+from kb.answer import is_label
+
 
 def _top(client, question, k=5):
     body = client.post("/v1/ask", json={"question": question, "top_k": k}).json()
@@ -110,7 +112,24 @@ def test_an_attribute_of_a_product_with_no_entity_is_absent_unless_a_sentence_na
 def test_a_sentence_that_only_introduces_what_follows_is_never_quoted(client, question):
     # the best-scoring sentence of the top passage is its label "**GPU vs TPU 网络对比**：", which says nothing alone
     body = client.post("/v1/ask", json={"question": question}).json()
+    assert any("网络对比**：" in c["text"] for c in body["citations"]), "the labelled passage must be cited"
     assert body["answerable"] and "网络对比**：" not in body["answer"]["text"], body["answer"]["text"]
+
+
+@pytest.mark.parametrize("sentence, label", [
+    ("**GPU vs TPU 网络对比**：", True),
+    ("Key numbers:", True),
+    ("Основные ограничения TPU:", True),
+    ("The main limits of a TPU pod are the following:", True),  # announces a list, whatever its length
+    ("TPU 的主要限制如下：", True),
+    # a statement that ends in a colon says something read alone
+    ("GPU 使用 **SIMT**（单指令多线程）而不是 TPU 的 SIMD：", False),
+    ("Each chip carries two TensorCores and a stack of fast HBM memory beside them:", False),
+    ("The ratio of compute to memory is 3:1.", False),
+    ("Память TPU меньше.", False),
+])
+def test_a_label_is_a_short_phrase_or_an_announcement_before_a_colon(sentence, label):
+    assert is_label(sentence) is label
 
 
 def test_an_attribute_the_table_lacks_is_declined_and_never_answered_with_another(client):

@@ -64,8 +64,12 @@ def test_names_the_corpus_never_mentions_in_any_script():
 def test_a_model_number_the_corpus_writes_of_a_product_line_the_table_holds_is_an_unlisted_product():
     vocabulary = Vocabulary([Entity(id="amd-mi300x", name="AMD Instinct MI300X", kind="chip", aliases=("MI300X",)),
                              Entity(id="google-tpu-v5e", name="Google TPU v5e", kind="chip", aliases=("TPU v5e",)),
-                             Entity(id="hbm3e", name="HBM3e", kind="memory")], [])
-    words = corpus_words(["MI300X and MI300A; TPU v5e and TPU v2; HBM3e; NVLink 4; the L2 of the MI300X."])
+                             Entity(id="hbm3e", name="HBM3e", kind="memory"),
+                             Entity(id="trn1", name="AWS EC2 Trn1", kind="instance", aliases=("Trn1",)),
+                             Entity(id="p4d", name="AWS EC2 P4d", kind="instance", aliases=("P4d",)),
+                             Entity(id="h100", name="NVIDIA H100", kind="chip", aliases=("H100",))], [])
+    words = corpus_words(["MI300X and MI300A; TPU v5e and TPU v2; HBM3e; NVLink 4; the L2 of the MI300X; "
+                          "EC2 Trn1 and EC2 P4d; P2P; H100 and H800."])
 
     def unlisted(question, taken=(), terms=()):
         return [n.text for n in unlisted_names(words, names_in(question, "en"), list(taken), list(terms),
@@ -77,6 +81,10 @@ def test_a_model_number_the_corpus_writes_of_a_product_line_the_table_holds_is_a
     # unknown one, not an unlisted one; two characters are a cache level; an entity's mention is the entity
     assert unlisted("bandwidth of HBM3e and NVLink 4?") == [] and unlisted("TDP of the MI300B?") == []
     assert unlisted("How big is the L2?") == [] and unlisted("TDP of the MI300X?", taken=[(11, 17)]) == []
+    # a word of a known name ("EC2" of "AWS EC2 Trn1") is part of it; one letter before one digit is a link
+    # or a protocol ("P2P"), a line only with two digits or more ("H800")
+    assert unlisted("What is the hourly price on EC2?") == [] and unlisted("bandwidth of the P2P link?") == []
+    assert unlisted("NVLink bandwidth of the H800?") == ["H800"]
 
 
 def test_amounts_are_not_names_but_a_name_may_end_like_one():

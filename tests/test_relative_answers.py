@@ -204,6 +204,10 @@ def test_a_chinese_count_asked_with_a_measure_word_is_never_answered_with_an_amo
     assert understand("H100 有多少个 SM", "zh", table).attribute == "sm_count"
     assert understand("Trn1 有几个 NeuronCore", "zh", table).attribute == "neuron_cores"
     assert understand("H100 的 NVLink 带宽是多少", "zh", table).attribute == "gpu_bandwidth"
+    # a measure word before a unit or money asks for an amount of it, no count
+    assert understand("H100 的显存有多少个 GB", "zh", table).attribute == "memory_capacity"
+    assert understand("H100 的 NVLink 带宽是几个 TB/s", "zh", table).attribute == "gpu_bandwidth"
+    assert understand("trn1.32xlarge 每小时几块钱", "zh", table).attribute == "price_per_hour"
 
 
 def test_the_cpus_ram_is_host_memory_and_never_the_accelerators_hbm(table):
@@ -215,3 +219,8 @@ def test_the_cpus_ram_is_host_memory_and_never_the_accelerators_hbm(table):
     query, spec = lookup(table, "Сколько оперативной памяти у Grace CPU в GH200?", "ru")
     assert query.attribute == "host_memory" and spec.missing
     assert not [e for e in spec.entries if e.value is not None and e.attribute != "host_memory"]
+    # RAM said of a GPU or a graphics card is the accelerator's own memory
+    for question, lang in (("How much GPU RAM does the H100 have?", "en"),
+                           ("Сколько оперативной памяти у видеокарты H100?", "ru")):
+        query, spec = lookup(table, question, lang)
+        assert query.attribute == "memory_capacity" and spec.found, question

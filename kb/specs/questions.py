@@ -56,7 +56,8 @@ _RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bby how much\b|\bhow m
 _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-яё])|倍")
 # A Chinese count asked with a measure word ("几条 NVLink", "多少个核心") wants things counted, never an amount
 # of bytes or a rate: a reading whose attribute is no count is none, and the passages answer
-_COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚]")
+# "几个"/"多少个" before a unit or money ask for an amount of it ("多少个 GB", "几块钱"), no count
+_COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|元|美元|美金|(?:[KMGTP]i?B?|TFLOPS|PFLOPS|W|瓦)(?![A-Za-z])))", re.IGNORECASE)
 _WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为何|怎么会")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
