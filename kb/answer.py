@@ -59,7 +59,8 @@ def citation_for(hit: Hit, n: int, index: KnowledgeIndex, role: str) -> Citation
 # ("**GPU vs TPU 网络对比**：", "Key numbers:") or one that announces a list ("The limits are as follows:"). A
 # statement that ends in a colon ("GPU 使用 SIMT 而不是 TPU 的 SIMD：") still says something.
 _COLON_END = re.compile(r"[:：]\W*$")
-_ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$")
+_ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$|"
+                        r"^\W*(?:here (?:are|is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
 _LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
 
 

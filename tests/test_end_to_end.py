@@ -122,6 +122,9 @@ def test_a_sentence_that_only_introduces_what_follows_is_never_quoted(client, qu
     ("Основные ограничения TPU:", True),
     ("The main limits of a TPU pod are the following:", True),  # announces a list, whatever its length
     ("TPU 的主要限制如下：", True),
+    ("* **Here are some specific numbers for our chips:**", True),  # announces what follows
+    ("Вот главные числа этих чипов:", True),
+    ("Here is the catch: HBM is small.", False),  # the colon is inside, the sentence says it
     # a statement that ends in a colon says something read alone
     ("GPU 使用 **SIMT**（单指令多线程）而不是 TPU 的 SIMD：", False),
     ("Each chip carries two TensorCores and a stack of fast HBM memory beside them:", False),
