@@ -31,6 +31,7 @@ import numpy as np
 from kb.class_comparison import class_question, comparison_answer, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
+from kb.language import HAN
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
@@ -67,7 +68,7 @@ _LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a
 def is_label(sentence: str) -> bool:
     if not _COLON_END.search(sentence):
         return False
-    size = len(re.findall(r"[^\W\d_\u4e00-\u9fff]+|\d+", sentence)) + len(re.findall(r"[\u4e00-\u9fff]", sentence)) / 2
+    size = len(re.findall(rf"[^\W\d_{HAN}]+|\d+", sentence)) + len(re.findall(f"[{HAN}]", sentence)) / 2
     return size <= _LABEL_WORDS or bool(_ANNOUNCES.search(sentence.lower()))
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.language import HAN
 from kb.response import ComparisonAnswer
 from kb.specs.clauses import compared
 
@@ -64,7 +65,7 @@ ASPECTS = (
 # a negation right before the comparative, or one word before it ("not always cheaper", "не всегда дешевле"); in
 # Chinese a few characters, the other side between ("不一定更便宜", "不一定比 GPU 便宜"), but "不仅"/"不但" (not only) affirm
 _NEGATED = re.compile(r"(?:\b(?:not|no|never)\b|(?<![а-яё])(?:не|нет)(?![а-яё]))\s*(?:\w+\s+)?$|"
-                      r"(?:不(?![仅但只光])|没有|并非)[\u4e00-\u9fff]{0,3}(?:比\s*\w+\s*[\u4e00-\u9fff]{0,2})?$")
+                      rf"(?:不(?![仅但只光])|没有|并非)[{HAN}]{{0,3}}(?:比\s*\w+\s*[{HAN}]{{0,2}})?$")
 _NEAR = 80  # characters between the winning class and its comparative word
 
 

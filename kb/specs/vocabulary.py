@@ -158,12 +158,9 @@ def _model_stems(name: str) -> set[str]:
     """The stems of a name's model number with and without the words before it ("tpuv" and "v" of "TPU v5e");
     the model number is its last word with a digit ("Trn1" of "AWS EC2 Trn1", never "EC2")."""
     words = name.split()
-    numbered = [i for i, w in enumerate(words) if re.search(r"\d", w)]
-    if not numbered:
-        return set()
-    model = numbered[-1]
-    return {_model_stem(" ".join(words[i:])) for i in range(model + 1)
-            if not any(re.search(r"\d", w) for w in words[i:model])} - {""}
+    numbered = [i for i, w in enumerate(words) if re.search(r"\d", w)] or [-1]
+    first = numbered[-2] + 1 if len(numbered) > 1 else 0
+    return {_model_stem(" ".join(words[i:])) for i in range(first, numbered[-1] + 1)} - {""}
 
 
 class Vocabulary:
@@ -185,8 +182,7 @@ class Vocabulary:
         # the corpus writes with the same start is a product of that line ("MI300A", "TPU v2"), not a memory
         # type or a link ("HBM3e", "NVLink 4")
         self._product_stems = {stem for n, eid in names if self.entities[eid].kind in ("chip", "instance", "system")
-                               for stem in _model_stems(n)}
-        # a word of a name ("EC2" of "AWS EC2 Trn1") is part of it, no product of its own
+                               for stem in _model_stems(n)}  # a word of a name ("EC2") is no product of its own
         self._name_words = {w.lower() for n, _ in names for w in n.split()}
         # a product's variants by the word that completes its name ("H100" + "PCIe" is the H100 PCIe)
         self._variants: dict[str, dict[str, str]] = {}
@@ -374,13 +370,11 @@ class Vocabulary:
         return re.sub(r"(?<![\w.-])[A-Za-z]{6,}(?![\w-]|\.\w)", mend_word, text)
 
     def names_a_product_line(self, name: str) -> bool:
-        """Whether a model number starts as the table's products do ("MI300A" as MI300X does). One letter
-        before the digits is a model line only with two digits or more ("H800", never "P2P"); a word of a
-        known name is none ("EC2")."""
+        """Whether a model number starts as the table's products do ("MI300A" as MI300X does); one letter
+        before its digits needs two digits ("H800", not "P2P"); a word of a known name is none ("EC2")."""
         stem = _model_stem(name)
-        if stem not in self._product_stems or name.lower() in self._name_words:
-            return False
-        return len(stem) > 1 or len(re.findall(r"\d", name)) >= 2
+        return stem in self._product_stems and name.lower() not in self._name_words and \
+            (len(stem) > 1 or len(re.findall(r"\d", name)) >= 2)
 
     def cue_spans(self, text: str, lang: str) -> dict[str, list[tuple[int, int]]]:
         """Where each cue of each attribute cued in a question stands, in the order written; none inside the cost
