@@ -39,6 +39,7 @@ from kb.retrieval import QueryScores, Retriever
 from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.present import lookup
 from kb.specs.units import DTYPE
+from kb.specs.vocabulary import name_pattern
 from kb.textnorm import normalize_for_matching
 
 ANSWER_FROM_TOP = 3  # passages the answer may quote
@@ -184,6 +185,13 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     return []
 
 
+@lru_cache(maxsize=64)
+def _written(names: tuple[str, ...]) -> re.Pattern:
+    """The names whole, as an entity's name is matched, not the start of a relative's ("TPU v5" is not the TPU
+    v5e, "H20" not the H200); a Chinese character may follow ("H800带宽"). Compiled once for every passage."""
+    return re.compile("|".join(name_pattern(n) for n in names), re.IGNORECASE)
+
+
 def unlisted_sentences(chunk, names: tuple[str, ...], dimension: str) -> list[tuple[int, int]]:
     """The sentences of a passage that write the name of a thing the table has no entity for and a quantity
     of the asked dimension: they state its attribute ("H800 带宽 300GB/s" its NVLink bandwidth), with or
@@ -191,10 +199,7 @@ def unlisted_sentences(chunk, names: tuple[str, ...], dimension: str) -> list[tu
     from kb.specs.quantities import quantities
     from kb.specs.units import UNITS
 
-    # the name whole, not the start of a relative's ("TPU v5" is not the TPU v5e, "H20" not the H200); a
-    # Chinese character may follow it ("H800带宽")
-    written = re.compile("|".join(rf"(?<![A-Za-z0-9.-]){re.escape(n)}(?![A-Za-z0-9-]|\.\d)" for n in names),
-                         re.IGNORECASE)
+    written = _written(names)
     if not written.search(normalize_for_matching(chunk.text)):
         return []
     return [(start, end) for start, end in chunk.sentences
