@@ -304,7 +304,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     retrieved = time.perf_counter()
     unknown = unknown_names(text, index.words, scores.lang, names, entities)
     known = known_subjects(retriever, text, scores.lang, names)
-    off_topic = gate_applies(known, spec, query) and scores.domain is not None and scores.domain < policy.answer_min_domain
+    judged = gate_applies(known, spec, query) and scores.domain is not None
+    off_topic = judged and scores.domain < policy.answer_min_domain
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
     subjects = entities if vocabulary.attribute_cues(text.lower(), scores.lang or "en") else known
@@ -345,7 +346,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         question=asked, lang=scores.lang, mode=mode or retriever.mode, answerable=reason is None,
         abstain_reason=reason, unknown_names=tuple(n.text for n in unknown),
         evidence_score=round(scores.evidence, 4) if hits else None,
-        domain_score=round(scores.domain, 4) if scores.domain is not None else None, answer=answer, citations=tuple(citations),
-        specs=tuple(specs), spec_answer=spec_answer,
+        domain_score=round(scores.domain, 4) if scores.domain is not None else None, domain_judged=judged,
+        answer=answer, citations=tuple(citations),
+        # an off-topic question's reading as a spec question ("cheapest way to Lisbon") is no answer to show
+        specs=tuple(specs) if not off_topic else (), spec_answer=spec_answer if not off_topic else None,
         took_ms=round((time.perf_counter() - started) * 1000, 1),
     )

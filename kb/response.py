@@ -171,6 +171,9 @@ class AskResponse(Frozen):
         description="hybrid score of the best passage; below answer_min_score the question is unanswerable")
     domain_score: float | None = Field(None, description="log-odds that the question is about AI hardware at all; "
                                                          "below answer_min_domain it is declined as off-topic")
+    domain_judged: bool = Field(False, description="whether domain_score decided: the gate judges only a question "
+                                                   "that names nothing the corpus knows and finds no fact of a name "
+                                                   "it gives (nor ranks a kind of thing the fact table holds)")
     answer: Answer | None = Field(description="the extractive answer; null when the question is unanswerable")
     citations: tuple[Citation, ...] = Field(description="the passages, numbered; spec evidence first")
     specs: tuple[SpecEntry, ...] = Field(description="fact-table entries for a spec question")

@@ -48,9 +48,11 @@ def test_a_near_copy_is_one():
     assert not near_copy("How much HBM does the MI300X have?", "What is the capital of Australia?")
 
 
-def test_both_batches_cover_every_language_on_both_sides(questions):
+def test_every_batch_covers_every_language_on_both_sides(questions):
     counts = Counter((q.batch, q.lang, q.domain) for q in questions)
-    assert all(counts[(b, lang, d)] >= 90 for b in "ab" for lang in LANGS for d in ("in", "out")), counts
+    # the third batch lost its near copies of the first two and of the suite (about one in five)
+    least = {"a": 90, "b": 90, "c": 40}
+    assert all(counts[(b, lang, d)] >= least[b] for b in "abc" for lang in LANGS for d in ("in", "out")), counts
     # the gate judges questions that name nothing known: most in-domain ones must be of that shape
     unnamed = Counter(q.lang for q in questions if q.domain == "in" and not q.names_product)
     assert all(unnamed[lang] >= 120 for lang in LANGS), unnamed
@@ -66,13 +68,13 @@ def test_a_malformed_line_names_the_file_and_line(tmp_path):
         load_domain_questions(path)
 
 
-def test_cross_batch_scores_each_batch_with_the_gate_fitted_on_the_other():
-    # two separable clouds: a gate fitted on either batch ranks the other perfectly
+def test_cross_batch_scores_each_batch_with_the_gate_fitted_on_the_others():
+    # two separable clouds: a gate fitted on any two batches ranks the third perfectly
     rng = np.random.default_rng(0)
     questions = [DomainQuestion(text=str(i), lang="en", domain="in" if i % 2 else "out", names_product=False,
-                                batch="a" if i < 40 else "b") for i in range(80)]
-    x = np.array([[1.0 if i % 2 else -1.0, 0.0] for i in range(80)]) + rng.normal(0, 0.3, (80, 2))
+                                batch="abc"[i // 40]) for i in range(120)]
+    x = np.array([[1.0 if i % 2 else -1.0, 0.0] for i in range(120)]) + rng.normal(0, 0.3, (120, 2))
     result = cross_batch(x, questions)
-    assert set(result) == {"a->b", "b->a"} and all(r["auc"] == 1.0 for r in result.values())
-    x[40:, 0] *= -1  # batch b labelled the other way round: a gate fitted on a ranks it backwards
-    assert cross_batch(x, questions)["a->b"]["auc"] < 0.1
+    assert set(result) == {"bc->a", "ac->b", "ab->c"} and all(r["auc"] == 1.0 for r in result.values())
+    x[80:, 0] *= -1  # batch c labelled the other way round: a gate fitted on a and b ranks it backwards
+    assert cross_batch(x, questions)["ab->c"]["auc"] < 0.1

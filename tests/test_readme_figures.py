@@ -23,3 +23,17 @@ def test_a_changed_figure_is_caught(tmp_path):
     body = next(m.group("body") for m in BLOCK.finditer(text) if m.group("name") == "headline")
     readme.write_text(text.replace(body, body.replace("0.", "0.9", 1)), encoding="utf-8")
     assert render_documents(RESULTS_DIR, check=True, documents=(readme,)) == [(readme, True)]
+
+
+def test_the_default_answer_knobs_are_the_committed_sweeps_choices():
+    # the sweep chooses them on dev; a default left behind after a rerun would run the service on stale ones
+    import json
+
+    from kb.evaluation.configs import default_config_name
+    from kb.settings import Settings
+
+    fields = Settings.model_fields
+    sweep = json.loads((RESULTS_DIR / f"sweep-fusion-{default_config_name(Settings())}.json").read_text(encoding="utf-8"))
+    chosen = {"answer_min_domain": sweep["domain"]["threshold"], "answer_min_score": sweep["threshold"]["threshold"],
+              "answer_lang_bonus": sweep["lang_bonus_chosen"]["bonus"]}
+    assert {name: fields[name].default for name in chosen} == chosen

@@ -13,7 +13,7 @@ def test_ask_returns_the_documented_body(client, runtime):
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {"question", "lang", "mode", "answerable", "abstain_reason", "unknown_names", "evidence_score",
-                         "domain_score", "answer", "citations", "specs", "spec_answer", "took_ms", "cached"}
+                         "domain_score", "domain_judged", "answer", "citations", "specs", "spec_answer", "took_ms", "cached"}
     assert body["lang"] == "en" and body["answerable"] is True and body["mode"] == "hybrid"
     assert body["abstain_reason"] is None and body["unknown_names"] == []
     assert {(s["value"], s["unit"]) for s in body["specs"]} == {(96, "GiB"), (96, "GB")}

@@ -307,10 +307,28 @@ def test_comparison_reconciles_units_and_states_the_difference(table):
 
 
 def test_a_ranking_of_fewer_than_two_is_never_stated(table):
-    # one instance has an hourly price in the corpus: "the cheapest of 1" would be no answer at all
-    assert sum(1 for e in table.entities_with("price_per_hour")) < 2
+    # an attribute only one entity has a value of, and no stated relation ranks against another: no ranking
+    lonely = [a for a in table.vocabulary.attributes if len(table.entities_with(a)) == 1
+              and not any(r.attribute == a for r in table.relations)]
+    assert lonely, "the test needs an attribute with one valued entity and no relation"
+    for attribute in lonely:
+        query = SpecQuery(kind="superlative", attribute=attribute, entities=(), direction="higher")
+        result = answer_spec(table, query, "en")
+        assert result.answer is None and not result.found, attribute
+
+
+def test_a_ranking_of_one_value_and_a_stated_relation_is_a_ranking_of_two(table):
+    # one instance has an hourly price in the corpus, and the corpus says it is 60% lower than P4d's:
+    # "the cheapest of 1" would be no answer; the two the relation ranks are, said to be the only ones
+    assert len(table.entities_with("price_per_hour")) == 1
     _, cheapest = lookup(table, "Какой чип дешевле в час?", "ru")
-    assert cheapest.answer is None and not cheapest.found
+    answer = cheapest.answer
+    assert answer.kind == "superlative" and (answer.best, answer.entities) == ("aws-dl1", ("aws-dl1", "aws-p4d"))
+    assert answer.text.startswith("AWS EC2 DL1: на 60% дешевле, чем AWS EC2 P4d") and "13,11" in answer.text
+    assert "Других значений" in answer.text and "60%" in cheapest.relation.quote
+    _, dearest = lookup(table, "Which instance is the most expensive per hour?", "en")
+    assert dearest.answer.best == "aws-p4d" and dearest.answer.text.startswith("AWS EC2 P4d is more expensive")
+    assert "among" not in dearest.answer.text  # never "among 2 with a value": P4d has none of its own
 
 
 def test_classes_compared_are_no_spec_question(table):

@@ -3,17 +3,18 @@
 The gate judges questions that name nothing the corpus knows, so it is fitted on
 questions of that shape: ``eval/datasets/domain-questions.jsonl``, user questions
 written for the gate alone by writers who saw neither the suite, the code nor a
-result, in two batches from two independent briefs. In-domain ones ask about
+result, in three batches from three independent briefs. In-domain ones ask about
 AI training hardware, most without naming a product; the others are everyday,
 general-knowledge and general-programming questions, a share of them close to
-the subject (gaming graphics cards, phone chips, crypto mining). An earlier gate
+the subject (gaming graphics cards, phone chips, crypto mining; the third batch
+adds homonyms such as TPU filament, and training-method questions). An earlier gate
 was fitted on the corpus's own sentences and headings against XQuAD-R's Wikipedia
 text: statements, not questions, and on questions it judged it declined in-domain
 ones far more often (``eval/README.md`` has the comparison).
 
 A logistic regression separates the two over the language-centered question
-vectors. ``cross_batch`` fits on one batch and scores the other, so the note
-stored with the gate says how it does on questions from a brief it never saw.
+vectors. ``cross_batch`` fits on all batches but one and scores that one, so the
+note stored with the gate says how it does on questions from a brief it never saw.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class DomainQuestion(BaseModel):
     lang: Literal["en", "ru", "zh"]
     domain: Literal["in", "out"]
     names_product: bool
-    batch: Literal["a", "b"]
+    batch: Literal["a", "b", "c"]
 
 
 def load_domain_questions(path: Path) -> list[DomainQuestion]:
@@ -60,17 +61,20 @@ def _fit(x: np.ndarray, y: np.ndarray) -> DomainGate:
 
 
 def cross_batch(x: np.ndarray, questions: list[DomainQuestion]) -> dict:
-    """Fit on each batch, score the other: ROC AUC and accuracy at log-odds 0 on the unseen batch."""
+    """Leave one batch out: fit on the other batches, score the one left out (ROC AUC, and accuracy at
+    log-odds 0), keyed "<fitted>-><scored>", e.g. "bc->a"."""
     from sklearn.metrics import roc_auc_score
 
     y = np.array([q.domain == "in" for q in questions])
     batch = np.array([q.batch for q in questions])
     out = {}
-    for fitted, scored in (("a", "b"), ("b", "a")):
-        gate = _fit(x[batch == fitted], y[batch == fitted])
-        scores = x[batch == scored] @ gate.weights + gate.bias
-        out[f"{fitted}->{scored}"] = {"auc": round(float(roc_auc_score(y[batch == scored], scores)), 4),
-                                      "accuracy": round(float(((scores > 0) == y[batch == scored]).mean()), 4)}
+    for scored in sorted(set(batch)):
+        fitted = batch != scored
+        gate = _fit(x[fitted], y[fitted])
+        scores = x[~fitted] @ gate.weights + gate.bias
+        name = "".join(sorted(set(batch[fitted]))) + "->" + scored
+        out[name] = {"auc": round(float(roc_auc_score(y[~fitted], scores)), 4),
+                     "accuracy": round(float(((scores > 0) == y[~fitted]).mean()), 4)}
     return out
 
 
@@ -80,5 +84,6 @@ def fit_domain_gate(encoder, questions: list[DomainQuestion]) -> tuple[DomainGat
     y = np.array([q.domain == "in" for q in questions], dtype=float)
     note = {"fitted_by": "kb eval --calibrate", "in_domain": int(y.sum()), "general": int(len(y) - y.sum()),
             "cross_batch": cross_batch(x, questions),
-            "data": "eval/datasets/domain-questions.jsonl: questions written blind for the gate, two batches"}
+            "data": "eval/datasets/domain-questions.jsonl: questions written blind for the gate, "
+                    f"{len({q.batch for q in questions})} batches"}
     return _fit(x, y), note

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from kb.answer import ask, gate_applies, known_subjects
+from kb.answer import ask
 from kb.corpus import load_corpus
 from kb.evaluation.answers import answer_correct, read_first, spec_match
 from kb.evaluation.datasets import KbQuestion, quote_spans
@@ -19,7 +19,6 @@ from kb.index import KnowledgeIndex
 from kb.params import AnswerPolicy
 from kb.response import AbstainReason
 from kb.retrieval import Retriever
-from kb.textnorm import normalize_for_matching
 
 DEPTH = 10  # passages retrieved per question: enough for Recall@10 and nDCG@10
 # Abstentions that no threshold decides: the question names something unknown, or asks for a missing fact.
@@ -72,9 +71,8 @@ def run_kb_suite(questions: list[KbQuestion], retriever: Retriever, corpus_dir, 
                "category": q.category, "tags": list(q.tags), "question": q.question,
                "answerable_expected": q.answerable, "answerable_predicted": response.answerable,
                "top_score": response.evidence_score, "domain_score": response.domain_score,
-               # whether the domain gate judges this question (it names nothing known, finds no fact)
-               "gated": gate_applies(known_subjects(retriever, normalize_for_matching(q.question), response.lang), None)
-               and not response.specs,
+               # whether the domain gate judged this question (it names nothing known, finds no fact)
+               "gated": response.domain_judged,
                "abstain_reason": reason.value if reason else None,
                "decided_by": reason.value if reason in SIGNALS
                else ("spec" if response.specs and response.answerable else "score"),

@@ -120,6 +120,10 @@ TEXTS = {
                      "zh": "无法比较：{a} 的数值是{qa}，{b} 的是{qb}。"},
     "conflict": {"en": " Sources disagree for {a}: {values}.", "ru": " Источники расходятся для {a}: {values}.",
                  "zh": " 关于 {a} 的来源不一致：{values}。"},
+    # a ranking of two by a stated relation: no other entity has a value
+    "ranked_two": {"en": "The corpus gives a {label} for no other.",
+                   "ru": "Других значений «{label}» в корпусе нет.",
+                   "zh": "语料中没有其他的{label}数据。"},
     "best_higher": {"en": "Highest {label}: {a} ({va}), among {n} with a value in the corpus.",
                     "ru": "Наибольшее значение «{label}»: {a} ({va}) среди {n} с данными в корпусе.",
                     "zh": "{label}最高：{a}（{va}），共 {n} 个有数据。"},

@@ -262,8 +262,29 @@ def _by_relation(table: FactTable, query: SpecQuery, rel, per_entity: dict[str, 
                             ratio=tuple(round(r, 4) for r in ratio), unit=None, text=text, relation=rel.source.quote)
 
 
-def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], SuperlativeAnswer | None]:
-    """The entity with the most or least of an attribute, over every entity with a comparable value."""
+def _ranked_by_relation(table: FactTable, query: SpecQuery, pool: list[Fact], unit: str, scope: str | None,
+                       lang: str) -> tuple[list[Fact], SuperlativeAnswer | None, FactSource | None]:
+    """One entity has a value, and a stated relation ranks it against another ("8 Gaudi processors cost 13.11 USD
+    per hour, 60% lower than P4d"): the winner of the two, with the relation; said to be a ranking of two."""
+    only = pool[0].entity
+    rel = next((r for r in table.relations if r.attribute == query.attribute and not r.object_text
+                and r.object in table.vocabulary.entities and table.sides(only) & {r.subject, r.object}), None)
+    if rel is None:
+        return [], None, None
+    compared = _by_relation(table, query, rel, {}, lang)
+    best = compared.lower if query.direction == "lower" else compared.higher
+    other = compared.higher if best == compared.lower else compared.lower
+    label = table.vocabulary.attributes[query.attribute].label(lang)
+    text = f"{compared.text} {TEXTS['ranked_two'][lang].format(label=label)}"
+    return pool[:MAX_RANKED], SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction,
+                                                lang=lang, entities=(best, other), best=best, unit=unit, scope=scope,
+                                                text=text), rel.source
+
+
+def rank(table: FactTable, query: SpecQuery,
+         lang: str) -> tuple[list[Fact], SuperlativeAnswer | None, FactSource | None]:
+    """The entity with the most or least of an attribute, over every entity with a comparable value (and the
+    sentence of a stated relation, where one ranks the only valued entity against another)."""
     def gather(kinds: set[str] | None) -> list[Fact]:
         found = []
         for entity in table.entities_with(query.attribute):
@@ -276,7 +297,7 @@ def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], Sup
     # "Which chip is cheapest per hour?": chips have no hourly price, the instances built of them do.
     candidates = gather({query.kind_filter} if query.kind_filter else None) or gather(None)
     if not candidates:
-        return [], None
+        return [], None, None
     # One unit and one scope: the most common among the candidates, so like is ranked with like.
     scope = max({f.scope for f in candidates}, key=lambda s: sum(f.scope == s for f in candidates))
     unit = candidates[0].unit
@@ -285,8 +306,8 @@ def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], Sup
     for f in pool:
         v = convert(f.value, f.unit, unit)
         best[f.entity] = max(best.get(f.entity, v), v) if query.direction == "higher" else min(best.get(f.entity, v), v)
-    if len(best) < 2:  # a ranking of one is no ranking: say nothing rather than "the cheapest of 1"
-        return [], None
+    if len(best) < 2:  # a ranking of one is no ranking: never "the cheapest of 1", at most a stated relation
+        return _ranked_by_relation(table, query, pool, unit, scope, lang)
     order = sorted(best, key=lambda e: best[e], reverse=query.direction == "higher")
     top = order[0]
     name = table.vocabulary.entities[top].display_name(lang)
@@ -298,13 +319,13 @@ def rank(table: FactTable, query: SpecQuery, lang: str) -> tuple[list[Fact], Sup
     shown = [f for e in order[:MAX_RANKED] for f in pool if f.entity == e][:MAX_RANKED * 2]
     return shown, SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction,
                                     lang=lang, entities=tuple(order[:MAX_RANKED]), best=top, unit=unit, scope=scope,
-                                    text=text)
+                                    text=text), None
 
 
 def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
     if query.kind == "superlative":
-        facts, ranking = rank(table, query, lang)
-        return SpecResult(merge_repeats([entry(f, table, lang) for f in facts]), ranking, bool(facts), False)
+        facts, ranking, relation = rank(table, query, lang)
+        return SpecResult(merge_repeats([entry(f, table, lang) for f in facts]), ranking, bool(facts), False, relation)
     per_entity: dict[str, list[Fact]] = {}
     entries: list[SpecEntry] = []
     for entity in query.entities:
