@@ -88,8 +88,7 @@ def test_a_ranking_of_one_price_and_a_stated_relation_answers_and_an_off_topic_c
 
 @pytest.mark.parametrize("question", ["What is an RDU and who makes it?", "сколько ядер у Cerebras WSE-3?",
                                       "How is the GCD count related to performance?"])
-def test_an_acronym_or_model_number_the_corpus_names_is_in_domain_whatever_the_gate_says(client, question,
-                                                                                        project_settings):
+def test_an_acronym_or_model_number_the_corpus_names_is_in_domain_whatever_the_gate_says(client, question):
     # the corpus spells out RDU and GCD and names the WSE-3: the gate is not consulted, whatever it scores
     # (a gate fitted on earlier data scored all three below its threshold)
     body = client.post("/v1/ask", json={"question": question}).json()
