@@ -290,6 +290,11 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     unlisted = unlisted_names(index.words, names, entities + cue_spans + [m.span() for m in DTYPE.finditer(text)],
                               retriever.domain_term_spans(text), vocabulary.names_a_product_line)
     query, spec = lookup(index.facts, question, scores.lang, index.words.words, tuple(n.text for n in unlisted))
+    known = known_subjects(retriever, text, scores.lang, names)
+    judged = gate_applies(known, spec, query) and scores.domain is not None
+    off_topic = judged and scores.domain < policy.answer_min_domain
+    if off_topic:  # its reading as a spec question ("cheapest way to Lisbon") is no answer, and pins no passage
+        query, spec = None, None
     # The passages holding a spec answer's facts are its evidence: they lead the citations.
     entries = spec.entries if spec else []
     sources = [index.chunk_at(e.citation.article_id, e.citation.value_start or e.citation.char_start) for e in entries]
@@ -303,9 +308,6 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     hits = retriever.rank(scores, top_k, pinned)
     retrieved = time.perf_counter()
     unknown = unknown_names(text, index.words, scores.lang, names, entities)
-    known = known_subjects(retriever, text, scores.lang, names)
-    judged = gate_applies(known, spec, query) and scores.domain is not None
-    off_topic = judged and scores.domain < policy.answer_min_domain
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
     subjects = entities if vocabulary.attribute_cues(text.lower(), scores.lang or "en") else known
@@ -348,7 +350,6 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         evidence_score=round(scores.evidence, 4) if hits else None,
         domain_score=round(scores.domain, 4) if scores.domain is not None else None, domain_judged=judged,
         answer=answer, citations=tuple(citations),
-        # an off-topic question's reading as a spec question ("cheapest way to Lisbon") is no answer to show
-        specs=tuple(specs) if not off_topic else (), spec_answer=spec_answer if not off_topic else None,
+        specs=tuple(specs), spec_answer=spec_answer,
         took_ms=round((time.perf_counter() - started) * 1000, 1),
     )

@@ -55,6 +55,9 @@ _DESCRIBING_SUFFIX = re.compile(r"(?:(?<=\d)|(?<=\d[A-Za-z]))(?:-[a-z]{3,})+$")
 _NOT_A_NAME_WORD = {*NUMBER_WORDS["en"], "the", "and", "than", "with", "for", "per", "each", "every", "from",
                     "into", "over", "versus", "many", "more", "less", "about", "some", "all", "both", "any", "these",
                     "those", "our", "hundred", "hundreds", "dozen", "dozens", "thousand", "thousands", "twenty"}
+# A bare number before a Chinese measure word counts ("256张卡", "4个"), and a small one before 卡 ("8卡"): no
+# name's digits ("思元590卡" is a card of a product); not before a word those characters begin ("片上", "张量", "部署").
+_MEASURE_AFTER = re.compile(r"[张个台块颗片套节组只部条路位](?!上|量|署|有|点|宽|件|由)")
 _MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|парамет|模型|参数|llm)", re.IGNORECASE)
 _MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
@@ -201,6 +204,9 @@ def _is_quantity(question: str, start: int, end: int) -> bool:
     han = _HAN_RUN.match(text)
     tail = text[han.end():] if han else text
     if _FACTOR.fullmatch(tail) or (han and question[end:end + 1] in ("倍", "%", "％")):  # "快2倍", "高30%"
+        return True
+    if han and tail.isdigit() and (_MEASURE_AFTER.match(question, end) or
+                                   len(tail) <= 2 and question[end:end + 1] == "卡"):  # "超过256张卡", "同一台8卡"
         return True
     if han and not han.group(0).endswith("个"):
         return False

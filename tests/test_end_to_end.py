@@ -74,6 +74,16 @@ def test_a_ranking_of_a_kind_the_table_holds_is_in_domain_and_of_anything_else_i
     assert phone["abstain_reason"] == "off_topic" and phone["answer"] is None
 
 
+@pytest.mark.parametrize("question", ["Which smartphone chip has the most memory?", "哪款手机芯片内存最大？",
+                                      "у какого чипа для смартфона больше всего памяти?",
+                                      "which chip is cheapest per hour for a phone?"])
+def test_a_chip_of_a_consumer_device_is_no_kind_the_table_holds_so_the_gate_judges_its_ranking(client, question):
+    # "chip" alone would exempt the ranking from the gate (the table ranks chips); a phone's chip is not one of them
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["domain_judged"] and body["abstain_reason"] == "off_topic", body
+    assert body["spec_answer"] is None and body["answer"] is None
+
+
 def test_a_ranking_of_one_price_and_a_stated_relation_answers_and_an_off_topic_cheapest_shows_no_spec(client):
     # one instance has an hourly price, and the corpus says it is 60% below P4d's: a ranking of those two, quoted
     chip = client.post("/v1/ask", json={"question": "Which chip is cheapest per hour?"}).json()
@@ -84,6 +94,8 @@ def test_a_ranking_of_one_price_and_a_stated_relation_answers_and_an_off_topic_c
     trip = client.post("/v1/ask", json={"question": "cheapest way to get from London to Lisbon in May?"}).json()
     assert trip["abstain_reason"] == "off_topic" and trip["domain_judged"], trip
     assert trip["spec_answer"] is None and trip["specs"] == [] and trip["answer"] is None
+    # the gate decides before ranking: the price passage its spec reading would pin is not among the related ones
+    assert not any("13.11" in c["text"] for c in trip["citations"]), [c["chunk_id"] for c in trip["citations"]]
 
 
 @pytest.mark.parametrize("question", ["What is an RDU and who makes it?", "сколько ядер у Cerebras WSE-3?",

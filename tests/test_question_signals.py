@@ -99,6 +99,13 @@ def test_amounts_are_not_names_but_a_name_may_end_like_one():
     assert _unknown("Хватит ли A100 для модели 7B?", words, "ru") == []
     assert _unknown("微调一个13B模型需要多少显存", words, "zh") == []
     assert _unknown("部署一个7B大模型", words, "zh") == []
+    # a bare number before a measure word or counted noun counts it: "同一台8卡" is one machine of eight cards
+    assert _unknown("同一台8卡机器里每张卡跑出来的性能咋不一样", words, "zh") == []
+    assert _unknown("为啥超过256张卡训练一般就得上流水线并行", words, "zh") == []
+    assert _unknown("寒武纪思元590的显存多大", words, "zh") == ["寒武纪思元590"]
+    # a product's digits before a counted noun or a word such a character begins stay a name
+    assert _unknown("寒武纪思元590卡的显存多大", words, "zh") == ["寒武纪思元590"]
+    assert _unknown("寒武纪思元370片上内存多大", words, "zh") == ["寒武纪思元370"]
     # a name word before the number keeps it a name, whatever follows or however it ends
     assert _unknown("How much does the Ascend 910B cost?", words) == ["Ascend 910B"]
     assert _unknown("Does the Ascend 910B model support HBM?", words) == ["Ascend 910B"]
@@ -231,6 +238,14 @@ def test_spec_scoring_is_exact():
     assert spec_match(body, Expected(entity="new:Inf2", value=96, unit="GiB"), vocabulary)
     assert not spec_match(body, Expected(entity="new:Inf2 Pro", value=96, unit="GiB"), vocabulary)
     assert not spec_match(body, Expected(entity="new:AWS EC2 Inf2", value=96, unit="GiB"))  # no table, no match
+    # a series' figure given for the member asked about is that member's; a relative's other than its series is not
+    series = Vocabulary([Entity(id="s", name="Series", kind="chip"), Entity(id="m", name="Member", kind="chip", family="s"),
+                         Entity(id="i", name="Instance", kind="instance")], [])
+    of_series = _response([_spec("s", 4.0, "MB").model_copy(update={"via": "m"})])
+    assert spec_match(of_series, Expected(entity="m", value=4, unit="MB"), series)
+    assert not spec_match(of_series, Expected(entity="m", value=4, unit="MB"))  # without the vocabulary, no series
+    of_instance = _response([_spec("i", 4.0, "MB").model_copy(update={"via": "m"})])
+    assert not spec_match(of_instance, Expected(entity="m", value=4, unit="MB"), series)
     unknown = [_spec("x", None, "images/s", "unknown", "[?]963")]
     assert lost_value_safe(_response(unknown, _lookup("unknown")))
     assert not lost_value_safe(_response(unknown, _lookup("about 963 images/s")))  # a guess from the digits

@@ -349,6 +349,43 @@ def test_the_paragraphs_entity_is_sure_when_the_article_is_about_it(vocabulary):
     assert not [f for f in facts if f.attribute == "clock"] and [c for c in candidates if c.attribute == "clock"]
 
 
+def test_a_paragraph_about_one_part_of_the_chip_states_that_parts_figures(table, vocabulary):
+    title = "AMD Instinct MI300 series microarchitecture"
+    body = ("On the XCD, four engines send work to the CUs. The CUs all share a 4 MB L2 cache that serves the die. "
+            "The processor can include 8 XCDs and 256 MB of Infinity Cache.\n")
+    facts, candidates, _, _ = _read(body, vocabulary, title=title)
+    read = {(f.attribute, f.value, f.scope) for f in facts}
+    # the paragraph turned to the XCD: its L2 cache is per XCD, and a figure stated per a part of the article's
+    # chip is sure; once it names the parts in the plural, figures are the whole chip's again
+    assert ("l2_cache", 4, "per_xcd") in read
+    assert [c.scope for c in candidates if c.value == 256] == [None]
+    # a breakdown ("40 CUs: 38 active and 2 disabled") leaves each figure in doubt; a clock is no sum of parts
+    facts, candidates, _, _ = _read("The XCD has 40 CUs: 38 active CUs and 2 disabled CUs. It runs at 2.1 GHz.\n",
+                                    vocabulary, title=title)
+    assert not [f for f in facts if f.attribute == "compute_units"]
+    assert sorted(c.value for c in candidates if c.attribute == "compute_units") == [2, 38, 40]
+    # a sentence naming a chip, a total, or the part named only in passing ends the topic
+    facts, _, _, _ = _read("On the XCD, four engines send work to the CUs. The MI300X offers 192 GB of HBM3 memory. "
+                           "It has 5.3 TB/s of memory bandwidth.\n", vocabulary, title=title)
+    assert {(f.attribute, f.scope) for f in facts} == {("memory_capacity", None), ("memory_bandwidth", None)}
+    _, candidates, _, _ = _read("Each GCD connects to four HBM stacks. In total there is 3.2 TB/s of memory "
+                                "bandwidth.\n", vocabulary, title="AMD Instinct MI250 microarchitecture")
+    assert [(c.value, c.scope) for c in candidates] == [(3.2, None)]
+    facts, _, _, _ = _read("The MI250 has 128 GB of memory, 64 GB for each GCD. It delivers 3.2 TB/s of memory "
+                           "bandwidth.\n", vocabulary, title="AMD Instinct MI250 microarchitecture")
+    assert ("memory_bandwidth", 3.2, None) in {(f.attribute, f.value, f.scope) for f in facts}
+    # a part's figure is sure only for the chip the article is about
+    facts, candidates, _, _ = _read("The MI250X is big. The GCD has 110 CUs.\n", vocabulary, title="NVIDIA H100 overview")
+    assert not facts and [(c.value, c.scope) for c in candidates] == [(110, "per_gcd")]
+    assert all(f.scope != "per_xcd" for f in facts + candidates if f.attribute == "clock")
+    # a question about a part of a member of the series gets the series' figure for that part
+    _, result = lookup(table, "how much L2 cache does each XCD on the MI300X get?", "en")
+    assert [(e.entity, e.value, e.unit, e.scope) for e in result.entries] == [("amd-mi300", 4, "MB", "per_xcd")]
+    # a relation of whole chips ("40% more CUs than MI250X") shows no part's figure beside it
+    _, related = lookup(table, "does the mi300x have more compute units than the mi250x", "en")
+    assert related.answer.text.startswith("AMD Instinct MI300X: 40% higher") and "40 CUs" not in related.answer.text
+
+
 @pytest.mark.parametrize(("text", "lang", "dtype"), [
     ("For FP64, the peak performance of the MI250 matrix units amounts to 90.5 TFLOPS.", "en", "FP64"),
     ("Для FP64, пиковая производительность MI250 составляет 90,5 TFLOPS.", "ru", "FP64"),

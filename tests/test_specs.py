@@ -13,7 +13,7 @@ from kb.errors import SpecError
 from kb.specs.facts import FactTable
 from kb.specs.model import loose_hyphens, loose_measure_words
 from kb.specs.phrases import fmt_range
-from kb.specs.present import answer_spec, lookup
+from kb.specs.present import _ranked_by_relation, answer_spec, lookup
 from kb.specs.questions import SpecQuery, understand
 from kb.specs.tables import parse_cell
 from kb.specs.units import canonical_unit, convert, numbers_in
@@ -307,9 +307,9 @@ def test_comparison_reconciles_units_and_states_the_difference(table):
 
 
 def test_a_ranking_of_fewer_than_two_is_never_stated(table):
-    # an attribute only one entity has a value of, and no stated relation ranks against another: no ranking
+    # an attribute only one entity has a value of, and no stated relation ranks it against another: no ranking
     lonely = [a for a in table.vocabulary.attributes if len(table.entities_with(a)) == 1
-              and not any(r.attribute == a for r in table.relations)]
+              and table.relation_to_any(table.entities_with(a)[0], a) is None]
     assert lonely, "the test needs an attribute with one valued entity and no relation"
     for attribute in lonely:
         query = SpecQuery(kind="superlative", attribute=attribute, entities=(), direction="higher")
@@ -325,10 +325,29 @@ def test_a_ranking_of_one_value_and_a_stated_relation_is_a_ranking_of_two(table)
     answer = cheapest.answer
     assert answer.kind == "superlative" and (answer.best, answer.entities) == ("aws-dl1", ("aws-dl1", "aws-p4d"))
     assert answer.text.startswith("AWS EC2 DL1: на 60% дешевле, чем AWS EC2 P4d") and "13,11" in answer.text
-    assert "Других значений" in answer.text and "60%" in cheapest.relation.quote
+    assert "Других сопоставимых значений" in answer.text and "60%" in cheapest.relation.quote
+    # "дешёвый" asks for the lower figure as "дешевле" does (it was read as "the most", naming P4d)
+    _, plain = lookup(table, "какой чип самый дешёвый в час?", "ru")
+    assert plain.answer.best == "aws-dl1", plain.answer.text
     _, dearest = lookup(table, "Which instance is the most expensive per hour?", "en")
     assert dearest.answer.best == "aws-p4d" and dearest.answer.text.startswith("AWS EC2 P4d is more expensive")
+    assert "13.11 USD/h" in dearest.answer.text  # the one value the corpus gives is shown, whichever side wins
     assert "among" not in dearest.answer.text  # never "among 2 with a value": P4d has none of its own
+    _, zh = lookup(table, "哪个实例每小时最便宜？", "zh")
+    assert "13.11 美元/小时。语料中没有" in zh.answer.text  # Chinese sentences join without a space
+
+
+def test_a_relation_ranking_keeps_the_asked_data_type_and_shows_a_series_relation_for_its_member(table):
+    # Trainium2 against Trainium is 6.7x in FP8 and 3.4x in BF16: a ranking in FP8 must not rest on the BF16 row
+    assert table.relation_to_any("aws-trainium", "peak_compute", "FP8").factor == "6.7x"
+    assert table.relation_to_any("aws-trainium", "peak_compute").factor == "3.4x"
+    # "the MI300 series ... 40% more CUs than MI250X" ranks the MI300X (a member) under its own name
+    assert table.vocabulary.entities["amd-mi300x"].family == "amd-mi300"
+    fact = table.about("amd-mi250", "compute_units")[0].model_copy(update={"entity": "amd-mi300x"})
+    query = SpecQuery(kind="superlative", attribute="compute_units", entities=(), direction="higher")
+    shown, ranking, relation = _ranked_by_relation(table, query, [fact], fact.unit, fact.scope, "en")
+    assert ranking.best == "amd-mi300x" and set(ranking.entities) == {"amd-mi300x", "amd-mi250x"}, ranking
+    assert "40%" in relation.quote
 
 
 def test_classes_compared_are_no_spec_question(table):
@@ -349,9 +368,48 @@ def test_a_comparison_from_a_stated_relation(table):
     assert dearer.text.startswith("AWS EC2 P4d is more expensive")  # the side asked for is named first
 
 
+def test_a_chip_compared_by_the_instance_its_figure_belongs_to_uses_that_instances_stated_relation(table):
+    # "8 Gaudi" are priced as the DL1 built of them; P4d has no price, but the corpus relates DL1's to it
+    _, result = lookup(table, "насколько 8 Gaudi дешевле чем p4d по цене в час?", "ru")
+    answer = result.answer
+    assert answer.kind == "comparison" and (answer.lower, answer.higher) == ("aws-dl1", "aws-p4d"), answer.text
+    assert "60%" in answer.text and "60%" in result.relation.quote
+
+
+@pytest.mark.parametrize("question, lang", [("у кого fp64 слабее, b300 или b200?", "ru"),
+                                            ("which is weaker at FP64, B300 or B200?", "en"),
+                                            ("B300 和 B200 哪个 FP64 更弱", "zh")])
+def test_a_word_of_weakness_asks_for_the_lower_figure(table, question, lang):
+    _, result = lookup(table, question, lang)
+    assert result.answer.lower == "nvidia-b300-sxm" and result.answer.text.removeprefix("У ").startswith("NVIDIA B300")
+
+
+def test_weak_scaling_is_no_word_of_weakness_and_a_cloud_console_no_consumer_device(table):
+    assert understand("which chip has the highest weak scaling memory bandwidth", "en", table).direction == "higher"
+    assert understand("в консоли AWS какой чип самый дешёвый в час?", "ru", table).kind_filter == "chip"
+    assert understand("Which smartphone chip has the most memory?", "en", table).kind_filter is None
+
+
+def test_russian_cue_words_in_their_inflected_and_shortened_forms(table):
+    # the genitive plural of "ядро" drops its vowel ("ядер"); "пропускная" alone says "bandwidth"
+    assert understand("сколько тензорных ядер в A100", "ru", table).attribute == "tensor_cores"
+    assert understand("какая у gaudi3 пропускная памяти?", "ru", table).attribute == "memory_bandwidth"
+    # "стоит" before an infinitive or "ли" is "is worth", no price; after "сколько" it is one
+    assert understand("сколько стоит купить один MI300X?", "ru", table).attribute == "price_per_hour"
+    assert understand("стоит ли брать H100 или A100?", "ru", table) is None
+    # the names the corpus writes for a product are its aliases: "TPU7x (Ironwood)"
+    assert understand("ironwood vs tpu v5p bf16 flops?", "en", table).entities == ("google-tpu-v7x", "google-tpu-v5p")
+
+
 def test_a_question_about_an_attribute_gets_that_attribute(table):
     """A clock is not answered with TFLOPS, a memory clock not with memory size."""
     assert understand("What clock does the Trn1 run at?", "en", table).attribute == "clock"
+    # a cue word before a part noun names the part ("compute engine"), not the attribute (peak compute)
+    assert understand("what clock does the trn1 compute engine run at", "en", table).attribute == "clock"
+    assert understand("how many compute units in MI250", "en", table).attribute == "compute_units"
+    # alone, such a cue is still what is asked
+    assert understand("what is the bandwidth of the H100 memory controllers", "en", table).attribute == \
+        "memory_bandwidth"
     assert understand("what memory clock does a B200 run at", "en", table).attribute == "memory_clock"
     assert understand("How efficient is the MI300X in real matmuls, in %?", "en", table).attribute == "matmul_efficiency"
     assert understand("Сколько стоит DL1, сколько долларов?", "ru", table).attribute == "price_per_hour"

@@ -25,9 +25,17 @@ def read_first(response: AskResponse) -> str | None:
     return response.answer.text if response.answer else None
 
 
-def _has_value(specs: tuple[SpecEntry, ...], value: float, unit: str, entities: tuple[str, ...] = ()) -> bool:
+def _has_value(specs: tuple[SpecEntry, ...], value: float, unit: str, entities: tuple[str, ...] = (),
+               vocabulary: Vocabulary | None = None) -> bool:
     return any(s.value is not None and abs(s.value - value) < 1e-6 and s.unit == unit
-               and (not entities or s.entity in entities) for s in specs)
+               and (not entities or s.entity in entities or _series_of(s, entities, vocabulary)) for s in specs)
+
+
+def _series_of(entry: SpecEntry, entities: tuple[str, ...], vocabulary: Vocabulary | None) -> bool:
+    """An entry of a series given for the member asked about ("AMD Instinct MI300 series: 4 MB (per XCD)" for
+    the MI300X): what the series states holds for each member, so it is that member's value."""
+    return vocabulary is not None and entry.via in entities and \
+        vocabulary.entities[entry.via].family == entry.entity
 
 
 def lost_value_safe(response: AskResponse) -> bool:
@@ -72,8 +80,8 @@ def spec_match(response: AskResponse, expected: Expected, vocabulary: Vocabulary
         summary = response.spec_answer
         return summary is not None and summary.kind == "comparison" and \
             getattr(summary, expected.direction) == expected.winner and \
-            all(_has_value(response.specs, v.value, v.unit, (v.entity,)) for v in expected.values)
-    return _has_value(response.specs, expected.value, expected.unit, expected.entities)
+            all(_has_value(response.specs, v.value, v.unit, (v.entity,), vocabulary) for v in expected.values)
+    return _has_value(response.specs, expected.value, expected.unit, expected.entities, vocabulary)
 
 
 def states_value(text: str, value: float, unit: str) -> bool:

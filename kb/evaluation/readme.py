@@ -45,7 +45,9 @@ def headline_block(results: Path) -> str:
     mono = " / ".join(_mean(x["mono_hybrid"]["by_pair"][f"{lang}->{lang}"]["ndcg@10"]) for lang in ("en", "ru", "zh"))
     lines += ["", f"Default configuration (`{DEFAULT}`, hybrid), {r['run_at'][:10]}; 95% intervals from a cluster "
               f"bootstrap over information needs. `test`: {t['questions']} questions ({t['needs']} needs, "
-              f"{t['blind']} written blind, {t['unanswerable']} unanswerable), never read by any tuning step; `dev`: "
+              f"{t['blind']} written blind, {t['unanswerable']} unanswerable), never read by the sweep or the "
+              f"calibration (a test miss may show a kind of failure to fix in general, measured on dev and blind "
+              f"sets first); `dev`: "
               f"{d['questions']} questions ({d['needs']} needs), which the sweep and every curation step read, so "
               f"its figures are in-sample. Median latency of a whole `ask` in process: {r['latency']['median_ms']} ms.",
               "", f"XQuAD-R (nDCG@10, the service's hybrid scoring): pool {_mean(x['pool_hybrid']['overall']['ndcg@10'])}, "

@@ -33,6 +33,29 @@ _PART_AFTER = {scope: re.compile(rf"(?:\bper|\beach|/|на (?:один |кажд
                                  re.IGNORECASE) for scope, words in PARTS.items()}
 
 
+# A sentence about one part of a chip, named as its subject ("On the XCD, ...", "The MI250 GCD has ...", "Each GCD
+# ...") or as a level ("XCD-level architecture"): the sentences after it in its paragraph are about that part
+# until one names the parts in the plural ("8 XCDs"), the whole ("the processor") or a total ("in total").
+_PART_TOPIC = {scope: re.compile(rf"^[\W_]*(?:(?:on|in|within|inside)\s+)?(?:the|a|one|single|each)\s+"
+                                 rf"(?:[\w-]+\s+){{0,2}}?(?:{words})(?![A-Za-z0-9-])|(?<![A-Za-z0-9-])(?:{words})-level\b",
+                                 re.IGNORECASE) for scope, words in PARTS.items()}
+_WHOLE = re.compile(r"(?<![A-Za-z0-9-])(?:" + "|".join(f"(?:{w})s" for w in PARTS.values()) +
+                    r")\b|\b(?:the (?:processor|package|chip|accelerator|gpu|device)s?|in total|total|overall|combined)\b|"
+                    r"(?<![а-яё])(?:всего|в сумме|суммарн\w*)|总共|合计|总计", re.IGNORECASE)
+# What a chip's parts add up to: a count, a cache or a compute figure in a paragraph about one part is that part's;
+# a clock or a process node is the same for the part and the whole.
+PART_SUMMED = {"CUs", "SM", "cores", "bytes", "bytes/s", "ops/s", "transistors"}
+
+
+def part_topic(text: str, before: str | None) -> str | None:
+    """The part of a chip a sentence is about: one it names as its subject, else ``before`` (that of the sentences
+    before it in its paragraph) unless it turns to the parts in the plural, the whole chip or a total."""
+    named = [scope for scope, pattern in _PART_TOPIC.items() if pattern.search(text)]
+    if len(named) == 1:
+        return named[0]
+    return None if named or _WHOLE.search(text) else before
+
+
 def part_scope(text: str, start: int, end: int) -> str | None:
     """The part of a chip the figure ``text[start:end]`` is stated for: one its clause names after it ("1.6
     TB/sec of bandwidth per GCD"), or one named in its clause before it, in the singular ("The MI250 GCD has")."""

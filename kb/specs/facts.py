@@ -68,6 +68,8 @@ def _agree(a: Fact, b: Fact) -> bool:
     """Equal within the precision of the less precise statement (362 and 362.1 agree; 190 and 191 do not);
     a memory size written in GB by one source and GiB by another is one figure (``capacity_twins``)."""
     if not (a.is_number and b.is_number):
+        if a.text and b.text and a.attribute == b.attribute == "release_date":  # "2026" holds "2026-02"
+            return a.text.startswith(b.text) or b.text.startswith(a.text)
         return a.text == b.text if a.text or b.text else True
     twins = capacity_twins(a.unit, b.unit)
     other = b.value if twins else convert(b.value, b.unit, a.unit)
@@ -200,13 +202,16 @@ class FactTable:
         an entity's series counts for it ("the MI300 series ... 40% more CUs than MI250X" for the MI300X). With
         a data type, one of that type (the FP8 row of an improvement table, not the BF16 one) or of none."""
         sides = self.sides
-        pair = [r for r in self.relations if r.attribute == attribute and (
-            (r.subject in sides(a) and r.object in sides(b)) or (r.subject in sides(b) and r.object in sides(a)))]
-        typed = [r for r in pair if dtype and r.dtype and dtype.lower() in r.dtype.lower().split("/")]
-        untyped = [r for r in pair if not r.dtype or not dtype]
-        if not dtype:  # no type asked: the usual headline (BF16) before the others
-            untyped.sort(key=lambda r: bool(r.dtype) and "bf16" not in r.dtype.lower().split("/"))
-        return next(iter(typed + untyped), None)
+        return _of_type([r for r in self.relations if r.attribute == attribute and (
+            (r.subject in sides(a) and r.object in sides(b)) or (r.subject in sides(b) and r.object in sides(a)))], dtype)
+
+    def relation_to_any(self, entity: str, attribute: str, dtype: str | None = None):
+        """A stated relation of an entity (or its series) to another fact-table entity on an attribute, either way
+        round, or None: what ranks the only entity with a value against one without ("13.11 USD per hour, 60%
+        lower than P4d"). The data-type rule is ``relation_between``'s."""
+        own = self.sides(entity)
+        return _of_type([r for r in self.relations if r.attribute == attribute and not r.object_text
+                         and r.object in self.vocabulary.entities and own & {r.subject, r.object}], dtype)
 
     def sides(self, entity: str) -> set[str]:
         """An entity and its series: what a relation may be stated of for it."""
@@ -247,3 +252,13 @@ class FactTable:
         hits = difflib.get_close_matches(name.lower().replace(" ", "_"), list(names), n=n * 3, cutoff=0.4)
         hits += difflib.get_close_matches(name.lower(), list(names), n=n * 3, cutoff=0.4)
         return list(dict.fromkeys(names[h] for h in hits))[:n]
+
+
+def _of_type(relations: list, dtype: str | None):
+    """The first relation of the asked data type, else one that states none (or any, when no type is asked,
+    the usual headline BF16 first), or None."""
+    typed = [r for r in relations if dtype and r.dtype and dtype.lower() in r.dtype.lower().split("/")]
+    untyped = [r for r in relations if not r.dtype or not dtype]
+    if not dtype:
+        untyped.sort(key=lambda r: bool(r.dtype) and "bf16" not in r.dtype.lower().split("/"))
+    return next(iter(typed + untyped), None)

@@ -23,6 +23,11 @@ BASES = {
     "measured": {"en": "measured", "ru": "измерено", "zh": "实测"},
     "one-way": {"en": "one way", "ru": "в одну сторону", "zh": "单向"},
     "bidirectional": {"en": "both ways", "ru": "в обе стороны", "zh": "双向"},
+    # the life event a date is of (kb.specs.dates)
+    "announced": {"en": "announced", "ru": "анонс", "zh": "发布"},
+    "shipping": {"en": "shipping", "ru": "начало поставок", "zh": "出货"},
+    "released": {"en": "released", "ru": "выпуск", "zh": "上市"},
+    "available": {"en": "available", "ru": "доступен", "zh": "可用"},
 }
 STATUS = {
     "unknown": {"en": "unknown", "ru": "неизвестно", "zh": "未知"},
@@ -104,9 +109,9 @@ TEXTS = {
     "relation_class": {"en": "{s}: {factor} {word} than “{o}” ({label}), as the source states.",
                        "ru": "{s}: {factor} {word}, чем «{o}» ({label}), по словам источника.",
                        "zh": "{s}：比“{o}”{word}{factor}（{label}），据来源所述。"},
-    "relation_object": {"en": "{o} is {other}: {s} is {factor} {word} ({label}).",
-                        "ru": "{o} — {other}: {s} {factor} {word} ({label}).",
-                        "zh": "{o} 更{other}：{s} 比它{word}{factor}（{label}）。"},
+    "relation_object": {"en": "{o} is {other}: {s} is {factor} {word} ({label}){value}.",
+                        "ru": "{o} — {other}: {s} {factor} {word} ({label}){value}.",
+                        "zh": "{o} 更{other}：{s} 比它{word}{factor}（{label}）{value}。"},
     "equal": {"en": "{a} and {b} are equal: {va}.", "ru": "У {a} и {b} одинаково: {va}.",
               "zh": "{a} 与 {b} 相同：{va}。"},
     "overlap": {"en": "The sources disagree too much to tell: {a} {va}, {b} {vb}.",
@@ -121,9 +126,9 @@ TEXTS = {
     "conflict": {"en": " Sources disagree for {a}: {values}.", "ru": " Источники расходятся для {a}: {values}.",
                  "zh": " 关于 {a} 的来源不一致：{values}。"},
     # a ranking of two by a stated relation: no other entity has a value
-    "ranked_two": {"en": "The corpus gives a {label} for no other.",
-                   "ru": "Других значений «{label}» в корпусе нет.",
-                   "zh": "语料中没有其他的{label}数据。"},
+    "ranked_two": {"en": "The corpus states no other comparable {label}.",
+                   "ru": "Других сопоставимых значений «{label}» в корпусе нет.",
+                   "zh": "语料中没有其他可比的{label}数据。"},
     "best_higher": {"en": "Highest {label}: {a} ({va}), among {n} with a value in the corpus.",
                     "ru": "Наибольшее значение «{label}»: {a} ({va}) среди {n} с данными в корпусе.",
                     "zh": "{label}最高：{a}（{va}），共 {n} 个有数据。"},

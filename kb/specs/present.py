@@ -9,7 +9,7 @@ qualifiers (per chip against per instance) make the values incomparable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kb.models import LANGS
 from kb.response import (
@@ -173,9 +173,12 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
                                 text=text, **fields)
 
     per_entity = {**per_entity, **_like_with_like(per_entity[a], per_entity[b], a, b)}
+    if all(per_entity[e] and per_entity[e][0].text is not None for e in ids):
+        # text values (a memory type, a date) are shown side by side, not ranked
+        return answer("; ".join(entry(per_entity[e][0], table, lang).display for e in ids))
     for e in ids:
         if not any(f.is_number for f in per_entity[e]):
-            related = table.relation_between(a, b, query.attribute)
+            related = stated_relation(table, query, per_entity)
             if related is not None:
                 return _by_relation(table, query, related, per_entity, lang)
             return answer(TEXTS["missing"][lang].format(label=label, a=names[e]))
@@ -225,6 +228,18 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
     return answer(text, **found)
 
 
+def stated_relation(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]]):
+    """A stated relation of the two compared sides on the asked attribute, or of what their figures belong to:
+    "8 Gaudi" is priced as the DL1 instance built of them, and the corpus relates DL1's price to P4d's."""
+    a, b = list(per_entity)[:2]
+
+    def owners(e: str) -> list[str]:
+        return [e, *dict.fromkeys(f.entity for f in per_entity[e] if f.entity != e)]
+
+    return next((r for x in owners(a) for y in owners(b)
+                 if (r := table.relation_between(x, y, query.attribute, query.dtype)) is not None), None)
+
+
 def _agrees(rel, ratio: tuple[float, float]) -> bool:
     """Whether a stated factor fits the values' own (within rounding and 15%): "3.6x" of 2.9 against 0.8-0.88 TB/s
     does, "6x" of 1,979 against 624 TFLOPS does not, and then the values speak."""
@@ -245,7 +260,10 @@ def _by_relation(table: FactTable, query: SpecQuery, rel, per_entity: dict[str, 
     lower, higher = (subject, obj) if rel.direction == "lower" else (obj, subject)
     winner = lower if query.direction == "lower" else higher
     word, other = RELATION_WORDS[(rel.direction, rel.attribute == "price_per_hour")][lang]
-    own = [f for f in per_entity.get(subject, []) + table.about(subject, rel.attribute) if f.is_number]
+    # the subject's own value beside the relation: a whole chip's, as the relation is ("40 CUs" per XCD is no
+    # figure of the MI300X that is "40% more than MI250X")
+    own = [f for f in per_entity.get(subject, []) + table.about(subject, rel.attribute) if f.is_number
+           and f.scope not in PARTS]
     value = f"{': ' if lang != 'zh' else '：'}{value_display(own[0], lang)}" if own else ""
     if ranges:
         unit = ranges["unit"]
@@ -267,15 +285,15 @@ def _ranked_by_relation(table: FactTable, query: SpecQuery, pool: list[Fact], un
     """One entity has a value, and a stated relation ranks it against another ("8 Gaudi processors cost 13.11 USD
     per hour, 60% lower than P4d"): the winner of the two, with the relation; said to be a ranking of two."""
     only = pool[0].entity
-    rel = next((r for r in table.relations if r.attribute == query.attribute and not r.object_text
-                and r.object in table.vocabulary.entities and table.sides(only) & {r.subject, r.object}), None)
+    rel = table.relation_to_any(only, query.attribute, query.dtype)
     if rel is None:
         return [], None, None
-    compared = _by_relation(table, query, rel, {}, lang)
+    # a relation stated of the entity's series is shown for the entity, as a comparison asked of it would be
+    compared = _by_relation(table, replace(query, entities=(only,)), rel, {}, lang)
     best = compared.lower if query.direction == "lower" else compared.higher
     other = compared.higher if best == compared.lower else compared.lower
     label = table.vocabulary.attributes[query.attribute].label(lang)
-    text = f"{compared.text} {TEXTS['ranked_two'][lang].format(label=label)}"
+    text = (" " if lang != "zh" else "").join((compared.text, TEXTS['ranked_two'][lang].format(label=label)))
     return pool[:MAX_RANKED], SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction,
                                                 lang=lang, entities=(best, other), best=best, unit=unit, scope=scope,
                                                 text=text), rel.source
@@ -296,11 +314,14 @@ def rank(table: FactTable, query: SpecQuery,
 
     # "Which chip is cheapest per hour?": chips have no hourly price, the instances built of them do.
     candidates = gather({query.kind_filter} if query.kind_filter else None) or gather(None)
+    # a part's figure ranks only among parts asked for: "40 CUs per XCD" is no chip's count
+    candidates = [f for f in candidates if f.scope not in PARTS or f.scope in query.scopes]
     if not candidates:
         return [], None, None
-    # One unit and one scope: the most common among the candidates, so like is ranked with like.
-    scope = max({f.scope for f in candidates}, key=lambda s: sum(f.scope == s for f in candidates))
-    unit = candidates[0].unit
+    # One unit and one scope: the most common among the candidates, so like is ranked with like (ties in a fixed
+    # order, so the answer never depends on the order of a set).
+    scope = max(sorted({f.scope for f in candidates}, key=str), key=lambda s: sum(f.scope == s for f in candidates))
+    unit = next(f.unit for f in candidates if f.scope == scope)  # so the pool holds at least that fact
     pool = [f for f in candidates if f.scope == scope and convert(f.value, f.unit, unit) is not None]
     best: dict[str, float] = {}
     for f in pool:
@@ -363,8 +384,8 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
         answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(query.entities),
                               text=TEXTS["lookup_unsure" if unsure else "lookup_none"][lang].format(label=label, a=names))
         return SpecResult(entries, answer, False, True, None, unsure)
-    relation = table.relation_between(*query.entities[:2], query.attribute, query.dtype) \
-        if isinstance(answer, ComparisonAnswer) and answer.relation else None
+    relation = stated_relation(table, query, per_entity) if isinstance(answer, ComparisonAnswer) and answer.relation \
+        else None
     return SpecResult(entries, answer, bool(entries) or relation is not None, not entries and relation is None,
                       relation.source if relation else None)
 

@@ -6,7 +6,7 @@ pair a label with a sentence ("| Device memory | 144 GiB of device memory,
 with 4.9 TB/sec of bandwidth. |") is read as sentences too: the line that
 leads into it names the entity, the row's label is a cue of last resort.
 
-- the attribute: among the attributes measured in the quantity's dimension,
+- the attribute (``kb.specs.attribution``): among the attributes measured in the quantity's dimension,
   the one whose cue (a question cue or a table-header pattern of
   ``attributes.yaml``) is written nearest to the number in its clause, or
   the counted noun itself ("cores" of NeuronCores, "CUs"), or the one a table
@@ -35,7 +35,19 @@ from pathlib import Path
 from kb.markdown import parse_article
 from kb.models import Article
 from kb.sentences import sentence_spans
-from kb.specs.clauses import SUBJECT_KINDS, WINDOW, beside, built_into, clause, hourly_instance, qualifiers
+from kb.specs import dates
+from kb.specs.attribution import attribute_of
+from kb.specs.clauses import (
+    PART_SUMMED,
+    PARTS,
+    SUBJECT_KINDS,
+    beside,
+    built_into,
+    clause,
+    hourly_instance,
+    part_topic,
+    qualifiers,
+)
 from kb.specs.model import Fact, FactSource
 from kb.specs.quantities import Quantity, quantities
 from kb.specs.relations import RELATIONS, Relation, continued, read_relation
@@ -49,9 +61,6 @@ EACH = re.compile(r"\b(?:each|every)\b|(?<![а-яё])кажд\w*|每", re.IGNORE
 POSSESSIVE = re.compile(r"['’]s\s*")  # "B200's 296TFLOPS"
 OPENING = " *_`([#>-"  # what may stand before a sentence's first word (Markdown marks, a bracket)
 NEAR = 40  # an entity named this close before a number, alone in the clause, is what the number is about
-COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda cores": "cuda_cores", "cc cores": "cc_cores",
-           "compute units": "compute_units", "sms": "sm_count", "chips": "chip_count", "transistors": "transistor_count",
-           "vcpus": "vcpus", "stream processors": "stream_processors"}
 CARRY = 600  # characters: how far the entity of a sentence carries to the sentences after it that name none
 # How sure a prose reading is: by what named the attribute, less for a rival entity in the sentence or an
 # entity named only in the sentences before. Facts at FACT_CONFIDENCE or above answer; the rest are candidates.
@@ -82,86 +91,6 @@ class Statement:
     attribute: str | None
     outcome: str  # fact | candidate | relation | skipped
     reason: str
-
-
-def _measured_in(attr, dimension: str | None) -> bool:
-    return attr.unit in UNITS and UNITS[attr.unit].dimension == dimension
-
-
-def _patterns(attr, lang: str) -> tuple[str, ...]:
-    """What names an attribute in a text: its table-header patterns and its question cues."""
-    return (*attr.headers, *attr.cue_patterns("en", lang))
-
-
-def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
-          mentions: list[Mention] = ()) -> list[tuple[int, str]]:
-    """(distance, attribute) of every attribute of the quantity's dimension cued near it, nearest first: by a
-    cue, or by the name of an entity of a kind that names it ("HBM3e" for memory)."""
-    dimension = UNITS[q.unit].dimension if q.unit in UNITS else None
-    left, right = clause(text, q.start, q.end)
-    lo, hi = max(left, q.start - WINDOW), min(right, q.end + WINDOW)
-    window = text[lo:hi].lower()
-    found: dict[str, int] = {}
-    for attr in vocabulary.attributes.values():
-        if not _measured_in(attr, dimension):
-            continue
-        for pattern in _patterns(attr, lang):
-            for m in re.finditer(pattern.lstrip("^"), window):
-                at = lo + m.start()
-                distance = q.start - (lo + m.end()) if at < q.start else at - q.end
-                found[attr.id] = min(found.get(attr.id, 10**6), max(distance, 0))
-        for m in mentions:
-            if vocabulary.entities[m.entity].kind in attr.named_by and lo <= m.start and m.end <= hi:
-                distance = q.start - m.end if m.start < q.start else m.start - q.end
-                found[attr.id] = min(found.get(attr.id, 10**6), max(distance, 0))
-    return sorted((d, a) for a, d in found.items())
-
-
-def _attribute(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
-               mentions: list[Mention] = (), label: str = "") -> tuple[str | None, str]:
-    """The quantity's attribute and why (or why none)."""
-    if q.counted:
-        counted = COUNTED.get(q.counted)
-        if counted is None:  # plain "cores": the words between say which
-            cues = [a for _, a in _cued(q.unit_text + " " + text[clause(text, q.start, q.end)[0]:q.end], q,
-                                        vocabulary, lang) if a in COUNTED.values()]
-            counted = cues[0] if cues else None
-        if counted in vocabulary.attributes:
-            return counted, "counted"
-        return None, f"counts {q.counted}, which no attribute measures"
-    if q.unit not in UNITS:
-        return None, f"money without a period ({q.unit})"
-    dimension = UNITS[q.unit].dimension
-    of_dimension = [a.id for a in vocabulary.attributes.values() if _measured_in(a, dimension)]
-    if not of_dimension:
-        return None, f"no attribute is measured in {q.unit}"
-    cued = _cued(text, q, vocabulary, lang, mentions)
-    if cued:
-        if len(cued) > 1 and cued[1][0] == cued[0][0]:
-            return None, f"cues of {cued[0][1]} and {cued[1][1]} stand equally near"
-        return cued[0][1], "cue"
-    labelled = _labelled(label, dimension, vocabulary, lang) if label else []
-    if len(labelled) == 1:
-        return labelled[0], "label"
-    of_dimension = [a for a in of_dimension if not vocabulary.attributes[a].needs_cue] or of_dimension
-    if len(of_dimension) == 1:
-        return of_dimension[0], "unit"
-    # No cue: the first attribute of its unit in attributes.yaml (memory for GB, memory bandwidth for TB/s)
-    # is a guess, kept as a candidate for curators, never an answer.
-    return of_dimension[0], "guess"
-
-
-def _labelled(label: str, dimension: str, vocabulary: Vocabulary, lang: str) -> list[str]:
-    """The attributes of ``dimension`` that a table cell's label names ("Data Movement" none, "NeuronLink" the
-    chip-to-chip bandwidth): by a header pattern or cue, else as the rate or size sibling of an attribute it names
-    ("Device Memory" beside a bandwidth is the memory's bandwidth)."""
-    text = label.lower()
-    named = [a for a in vocabulary.attributes.values() if any(re.search(p, text) for p in _patterns(a, lang))]
-    direct = [a.id for a in named if _measured_in(a, dimension)]
-    if direct:
-        return direct
-    kinds = {k for a in named for k in a.named_by}
-    return [a.id for a in vocabulary.attributes.values() if _measured_in(a, dimension) and kinds & set(a.named_by)]
 
 
 def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary) -> tuple[str | None, str]:
@@ -256,10 +185,11 @@ class _Reading:
         return self.title_subject is not None and self.title_subject in (entity, self.vocabulary.entities[entity].family)
 
     def sentence(self, s: int, e: int, mentions: list[Mention], carried: tuple[str, int] | None, lead_in: bool,
-                 anchor: str, label: str = "", titled: bool = False) -> None:
+                 anchor: str, label: str = "", titled: bool = False, part: str | None = None) -> None:
         """Read the sentence ``body[s:e]``. ``carried``: the entity of the lines before, and where its quote
         starts, for a sentence that names none (``titled``: named only in the article's title); ``label``: the
-        label of a table cell or the term of a list item, a cue of last resort."""
+        label of a table cell or the term of a list item, a cue of last resort; ``part``: the part of a chip its
+        paragraph is about (``kb.specs.clauses.part_topic``), the scope of a carried entity's figures."""
         article, vocabulary, corpus_dir = self.article, self.vocabulary, self.corpus_dir
         text, lang = article.body[s:e], article.meta.lang
         spans = []  # a relation is read as a whole: its factor is no value of its own
@@ -275,12 +205,11 @@ class _Reading:
             if rel:
                 self.relations += [rel, *continued(text, rel, m.end())]
         named = _subjects(text, mentions, vocabulary)
-        for q in quantities(text):
-            if any(a <= q.start < b for a, b in spans):
-                continue
+        found = [(q, *attribute_of(text, q, vocabulary, lang, mentions, label)) for q in quantities(text)
+                 if not any(a <= q.start < b for a, b in spans)]
+        for q, attribute, why in found:
             statement = dict(article=article.meta.id, start=s + q.start, end=s + q.end, sentence=(s, e),
                              quantity=text[q.start:q.end])
-            attribute, why = _attribute(text, q, vocabulary, lang, mentions, label)
             borrowed = not named and carried is not None
             if borrowed:  # "H100 has: - 528 Tensor Cores": the entity of the lines before
                 (entity, quote_start), who = carried, ""
@@ -296,7 +225,7 @@ class _Reading:
             else:
                 entity = hourly_instance(entity, attribute, vocabulary)
                 fact = _fact(entity, attribute, q, text, article, quote_start, e, anchor, corpus_dir, vocabulary,
-                             s + q.start if quote_start != s else None)
+                             s + q.start if quote_start != s else None, part if borrowed else None)
                 if fact is None:
                     skipped = f"{q.unit} is not a unit of {attribute}"
                 elif EXERCISE.search(text):
@@ -306,8 +235,12 @@ class _Reading:
                                                  reason=skipped))
                 continue
             confidence = CONFIDENCE[why] - (RIVAL if who else 0)
+            # A figure stated for a named part of the chip ("per XCD") is of that part of the article's chip, when
+            # it is the sentence's only figure of its attribute ("40 CUs: 38 active and 2 disabled" is a breakdown).
+            of_part = fact.scope in PARTS and self.about_title(entity) and sum(a == attribute for _, a, _ in found) == 1
             if borrowed:  # the paragraph's entity is surer when it is what the article is about
-                confidence -= CARRIED if titled else CARRIED_LEAD_IN if lead_in or self.about_title(entity) else CARRIED
+                sure = of_part or not titled and (lead_in or self.about_title(entity))
+                confidence -= CARRIED_LEAD_IN if sure else CARRIED
             reason = who or (("named only in the article's title" if titled else
                               "named in the line that leads into the list or table" if lead_in else
                               "named only in the sentences before") if borrowed else why)
@@ -319,6 +252,11 @@ class _Reading:
             (self.facts if outcome == "fact" else self.candidates).append(fact)
             self.statements.append(Statement(**statement, entity=entity, attribute=attribute, outcome=outcome,
                                              reason=reason))
+        if dates.ATTRIBUTE in vocabulary.attributes and not EXERCISE.search(text):
+            for fact in dates.date_facts(text, mentions, vocabulary, article.meta.as_of or article.meta.published,
+                                         lambda at: _source(article, s, e, anchor, corpus_dir, s + at),
+                                         CONFIDENCE["cue"], RIVAL):
+                (self.facts if fact.confidence >= FACT_CONFIDENCE else self.candidates).append(fact)
 
 
 def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[list[Fact], list[Fact], list[Relation],
@@ -351,6 +289,7 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
         if block.kind != "prose":
             carried, lead_in = None, False
             continue
+        topic = None  # the part of a chip the paragraph is about, so far
         for s, e in sentence_spans(body, block.char_start, block.char_end):
             text = body[s:e]
             norm = normalize_for_matching(text)
@@ -358,6 +297,8 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
                 carried = None
                 continue
             mentions = vocabulary.mentions(norm)
+            # a sentence that names a chip starts over: only a part it names itself is the topic after it
+            topic = part_topic(text, None if _subjects(text, mentions, vocabulary) else topic)
             subject = _subject_of(text, mentions, vocabulary)
             if mentions and subject is None:
                 carried = None  # several things named: what follows is about none of them in particular
@@ -366,10 +307,11 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
             elif carried and s - carried[1] > CARRY:
                 carried = None
             if mentions or carried is not None:
-                reading.sentence(s, e, mentions, carried, lead_in, anchor, _item_term(body, block.char_start, s))
+                reading.sentence(s, e, mentions, carried, lead_in, anchor, _item_term(body, block.char_start, s),
+                                 part=topic)
             elif reading.title_subject:  # naming nothing, after nothing named: the article's subject, unsurely
                 reading.sentence(s, e, mentions, (reading.title_subject, s), False, anchor,
-                                 _item_term(body, block.char_start, s), titled=True)
+                                 _item_term(body, block.char_start, s), titled=True, part=topic)
         lead_in = carried is not None and body[block.char_start:block.char_end].rstrip().endswith((":", "："))
         if not lead_in:
             carried = None  # only a lead-in line ("H100 has:") lends its entity to the block after it
@@ -383,12 +325,13 @@ def _source(article: Article, s: int, e: int, anchor: str, corpus_dir, value_sta
 
 
 def _fact(entity: str, attribute: str, q: Quantity, text: str, article: Article, s: int, e: int, anchor: str,
-          corpus_dir, vocabulary: Vocabulary, value_start: int | None = None) -> Fact | None:
+          corpus_dir, vocabulary: Vocabulary, value_start: int | None = None, part: str | None = None) -> Fact | None:
     target = vocabulary.attributes[attribute].unit
     if convert(q.value, q.unit, target) is None:
         return None
     value, decimals, unit = rebase(q.value, q.decimals, q.unit, target)  # as written, unless in a base unit
     dtype, basis, scope = qualifiers(text, q.start, q.end, q.unit_text, UNITS[target].dimension)
+    scope = scope or (part if UNITS[target].dimension in PART_SUMMED else None)
     return Fact(entity=entity, attribute=attribute, value=value, unit=unit, decimals=decimals,
                 value_text=q.number_text, approx=q.approx, bound=q.bound, dtype=dtype or None,
                 basis=basis, scope=scope,

@@ -34,7 +34,7 @@ LOCAL_UNITS = {"美元": "USD", "долл": "USD", "usd": "USD", "$": "USD", "�
 # Nouns that say what a number counts (after at most one name or word between them: "16 Trainium2 chips").
 COUNT_NOUNS = [
     (r"stream processors?|потоков\w* процессор\w*|流处理器", "cores", "stream processors"),
-    (r"tensor cores?|тензорн\w* ядр\w*|tensor core", "cores", "tensor cores"),
+    (r"tensor cores?|тензорн\w* (?:ядр\w*|ядер)|tensor core", "cores", "tensor cores"),
     (r"neuroncores?(?:-v\d)?|neuron cores?", "cores", "neuroncores"),
     (r"cuda cores?|ядер cuda|cuda 核心", "cores", "cuda cores"),
     (r"cc[- ]cores?", "cores", "cc cores"),

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kb.class_comparison import offers_classes
+from kb.specs import dates
 from kb.specs.clauses import BIDIRECTIONAL, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
 from kb.specs.units import DTYPE, counted
@@ -39,9 +40,9 @@ _SUPERLATIVE = {
     "zh": r"最|更便宜|更贵|更大|更多|更快|更慢",
 }
 _LOWER = {
-    "en": r"\b(?:least|lowest|cheap\w*|smallest|slow(?:er|est)|minimum|less|fewer|lower)\b",
-    "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|дешевл\w*|выгодн\w*|ниже|медленн\w*)",
-    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢",
+    "en": r"\b(?:least|lowest|cheap\w*|smallest|slow(?:er|est)|weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
+    "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|медленн\w*|слаб\w*)",
+    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱",
 }
 # Two things offered as alternatives ("TPU or GPU", "TPU или GPU", "TPU 还是 GPU", "跟 GPU 比"): without a named
 # entity on either side the question compares classes, and the passage that compares them answers it.
@@ -58,6 +59,11 @@ _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-я�
 # of bytes or a rate: a reading whose attribute is no count is none, and the passages answer
 # "几个"/"多少个" before a unit or money ask for an amount of it ("多少个 GB", "几块钱"), no count
 _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|元|美元|美金|(?:[KMGTP]i?B?|TFLOPS|PFLOPS|W|瓦)(?![A-Za-z])))", re.IGNORECASE)
+# An English noun phrase ends in its head: a cue word right before a noun of a part ("compute engine", "memory
+# controller", "compute die") only says which part, and the part is what the phrase names, not the cue's attribute
+# (when another cue names one).
+_PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
+                        r"subsystems?)\b")
 _WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为何|怎么会")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
@@ -90,7 +96,8 @@ _PRACTICE = re.compile(r"\b(?:real(?:istic|[- ]world)?|actual|achievable|achieve
                        r"реальн(?:ый|ого|ом|ая|ой|ую|ые|ых|ым|ыми)(?![а-яё])|фактическ\w*|достижим\w*|实测|实际(?!上)")
 MEASURED_COMPUTE = "mamf"
 _SUPPORT = re.compile(r"\bsupport\w*|поддерж\w*|支持")  # whether a format is supported is no figure of it
-_BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|пропускн\w* способн\w*|带宽")
+# "пропускная" alone is said for the whole phrase ("какая у него пропускная памяти?")
+_BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|(?<![а-яё])пропускн\w*|带宽")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
 # "clock speed of the"), a Russian genitive right after its head (nothing but a space between).
 _GOVERNS = {
@@ -120,6 +127,13 @@ _KIND_WORDS = {
     "chip": r"\bchips?\b|\bgpus?\b|\baccelerators?\b|чип\w*|ускорител\w*|芯片|加速器",
     "instance": r"\binstances?\b|инстанс\w*|实例",
 }
+# A chip of a consumer device ("smartphone chip", "чип для ноутбука", "手机芯片") is no kind the table holds:
+# the classes of device a data-centre accelerator is not, in the three languages.
+# (not words also said of the cloud: "console", "notebook", "mobile")
+_CONSUMER = re.compile(r"\b(?:(?:smart)?phones?|laptops?|tablets?|ipad|iphone|android|playstation|ps5|xbox|nintendo|"
+                       r"gaming|automotive|smartwatch(?:es)?|tvs?|cameras?|drones?)\b|"
+                       r"(?<![а-яё])(?:смартфон\w*|телефон\w*|ноутбук\w*|планшет\w*|игров\w*|автомобил\w*|телевизор\w*|"
+                       r"дрон\w*)|手机|平板|游戏|汽车|车载|手表|电视|相机|无人机")
 
 
 @dataclass(frozen=True)
@@ -159,6 +173,9 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     names = [(m.start, m.end) for m in vocabulary.mentions(low) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS]
     spans = {a: kept for a, found in vocabulary.cue_spans(low, lang).items()
              if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
+    # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
+    heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
+    spans = heads or spans
     if _WHY.search(low):
         return None  # a reason is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, table)
@@ -194,9 +211,12 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     lower = re.search(_LOWER.get(lang, _LOWER["en"]), low)
     better = vocabulary.attributes[attribute].better
     direction = "lower" if lower else ("higher" if superlative or compare else better)
-    kind_filter = next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
+    kind_filter = None if _CONSUMER.search(low) else \
+        next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
     sparse = bool(re.search(r"sparse|稀疏|разрежен", low))
     basis = next((b for b, pattern in _BASIS_WORDS.items() if re.search(pattern, low)), None)
+    if attribute == dates.ATTRIBUTE:
+        basis = dates.asked_event(low)  # the shipping date for "when will it ship", not the announcement
     if len(entities) >= 2 and (compare or ratio):
         kind: Kind = "comparison"
     elif not entities and (_ALTERNATIVES.search(low) or offers_classes(low)):

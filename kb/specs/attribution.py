@@ -1,0 +1,96 @@
+"""Which attribute a quantity of a sentence states, and why: the cue written nearest it in its clause, the
+noun it counts ("8 NeuronCores"), the label of its table cell or list item, or the only attribute of its unit;
+else the first attribute of its unit, a guess for curators. Used by the prose reader (``kb.specs.prose``)."""
+
+from __future__ import annotations
+
+import re
+
+from kb.specs.clauses import WINDOW, clause
+from kb.specs.quantities import Quantity
+from kb.specs.units import UNITS
+from kb.specs.vocabulary import Mention, Vocabulary
+
+COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda cores": "cuda_cores", "cc cores": "cc_cores",
+           "compute units": "compute_units", "sms": "sm_count", "chips": "chip_count", "transistors": "transistor_count",
+           "vcpus": "vcpus", "stream processors": "stream_processors"}
+
+
+def _measured_in(attr, dimension: str | None) -> bool:
+    return attr.unit in UNITS and UNITS[attr.unit].dimension == dimension
+
+
+def _patterns(attr, lang: str) -> tuple[str, ...]:
+    """What names an attribute in a text: its table-header patterns and its question cues."""
+    return (*attr.headers, *attr.cue_patterns("en", lang))
+
+
+def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
+          mentions: list[Mention] = ()) -> list[tuple[int, str]]:
+    """(distance, attribute) of every attribute of the quantity's dimension cued near it, nearest first: by a
+    cue, or by the name of an entity of a kind that names it ("HBM3e" for memory)."""
+    dimension = UNITS[q.unit].dimension if q.unit in UNITS else None
+    left, right = clause(text, q.start, q.end)
+    lo, hi = max(left, q.start - WINDOW), min(right, q.end + WINDOW)
+    window = text[lo:hi].lower()
+    found: dict[str, int] = {}
+    for attr in vocabulary.attributes.values():
+        if not _measured_in(attr, dimension):
+            continue
+        for pattern in _patterns(attr, lang):
+            for m in re.finditer(pattern.lstrip("^"), window):
+                at = lo + m.start()
+                distance = q.start - (lo + m.end()) if at < q.start else at - q.end
+                found[attr.id] = min(found.get(attr.id, 10**6), max(distance, 0))
+        for m in mentions:
+            if vocabulary.entities[m.entity].kind in attr.named_by and lo <= m.start and m.end <= hi:
+                distance = q.start - m.end if m.start < q.start else m.start - q.end
+                found[attr.id] = min(found.get(attr.id, 10**6), max(distance, 0))
+    return sorted((d, a) for a, d in found.items())
+
+
+def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
+                 mentions: list[Mention] = (), label: str = "") -> tuple[str | None, str]:
+    """The quantity's attribute and why (or why none)."""
+    if q.counted:
+        counted = COUNTED.get(q.counted)
+        if counted is None:  # plain "cores": the words between say which
+            cues = [a for _, a in _cued(q.unit_text + " " + text[clause(text, q.start, q.end)[0]:q.end], q,
+                                        vocabulary, lang) if a in COUNTED.values()]
+            counted = cues[0] if cues else None
+        if counted in vocabulary.attributes:
+            return counted, "counted"
+        return None, f"counts {q.counted}, which no attribute measures"
+    if q.unit not in UNITS:
+        return None, f"money without a period ({q.unit})"
+    dimension = UNITS[q.unit].dimension
+    of_dimension = [a.id for a in vocabulary.attributes.values() if _measured_in(a, dimension)]
+    if not of_dimension:
+        return None, f"no attribute is measured in {q.unit}"
+    cued = _cued(text, q, vocabulary, lang, mentions)
+    if cued:
+        if len(cued) > 1 and cued[1][0] == cued[0][0]:
+            return None, f"cues of {cued[0][1]} and {cued[1][1]} stand equally near"
+        return cued[0][1], "cue"
+    labelled = _labelled(label, dimension, vocabulary, lang) if label else []
+    if len(labelled) == 1:
+        return labelled[0], "label"
+    of_dimension = [a for a in of_dimension if not vocabulary.attributes[a].needs_cue] or of_dimension
+    if len(of_dimension) == 1:
+        return of_dimension[0], "unit"
+    # No cue: the first attribute of its unit in attributes.yaml (memory for GB, memory bandwidth for TB/s)
+    # is a guess, kept as a candidate for curators, never an answer.
+    return of_dimension[0], "guess"
+
+
+def _labelled(label: str, dimension: str, vocabulary: Vocabulary, lang: str) -> list[str]:
+    """The attributes of ``dimension`` that a table cell's label names ("Data Movement" none, "NeuronLink" the
+    chip-to-chip bandwidth): by a header pattern or cue, else as the rate or size sibling of an attribute it names
+    ("Device Memory" beside a bandwidth is the memory's bandwidth)."""
+    text = label.lower()
+    named = [a for a in vocabulary.attributes.values() if any(re.search(p, text) for p in _patterns(a, lang))]
+    direct = [a.id for a in named if _measured_in(a, dimension)]
+    if direct:
+        return direct
+    kinds = {k for a in named for k in a.named_by}
+    return [a.id for a in vocabulary.attributes.values() if _measured_in(a, dimension) and kinds & set(a.named_by)]
