@@ -67,6 +67,9 @@ def test_an_entity_named_only_sentences_before_makes_a_candidate_not_a_fact(voca
 def test_a_memory_type_beside_a_number_names_the_attribute(vocabulary):
     facts, _, _, _ = _read("The 80GiB H100-SXM comes with HBM3 at 3.35TBps.\n", vocabulary)
     assert ("nvidia-h100-sxm", "memory_bandwidth", 3.35) in {(f.entity, f.attribute, f.value) for f in facts}
+    # the memory's word with no generation names it as well
+    facts, _, _, _ = _read('TPU7x per chip: 192GB HBM at "approximately 7.37 TB/s".\n', vocabulary)
+    assert ("google-tpu-v7x", "memory_bandwidth", 7.37) in {(f.entity, f.attribute, f.value) for f in facts}
 
 
 def test_a_number_no_cue_explains_is_a_guess_for_curators(vocabulary):
@@ -407,3 +410,20 @@ def test_a_size_per_second_is_a_rate(text, unit):
     found = quantities(text)
     assert len(found) == 1 and found[0].unit == unit and found[0].end == len(text) - (7 if unit == "GB" else 0) \
         or unit in ("GB", "TFLOPS") and found[0].unit == unit
+
+
+def test_a_sentence_naming_only_the_far_side_of_a_comparison_states_the_articles_chips_figures(vocabulary):
+    title = "AMD Instinct MI300 series microarchitecture"
+    facts, _, _, _ = _read("However, the processor can include 8 XCDs for up to 304 CUs, roughly 40% more than "
+                           "MI250X.\n", vocabulary, title=title)
+    assert ("amd-mi300", "compute_units", 304) in {(f.entity, f.attribute, f.value) for f in facts}
+    # with no word referring back to the article's chip ("the processor"), the title's chip stays in doubt
+    facts, candidates, _, _ = _read("Up to 304 CUs fit, roughly 40% more than MI250X.\n", vocabulary, title=title)
+    assert not [f for f in facts if f.attribute == "compute_units"]
+    assert [(c.entity, c.value) for c in candidates if c.attribute == "compute_units"] == [("amd-mi300", 304)]
+
+
+def test_a_count_written_as_a_compound_adjective_counts_per_the_noun_it_qualifies(vocabulary):
+    facts, _, _, _ = _read("TPU v5p comes in 4-chip hosts, up to an 8960-chip pod.\n", vocabulary)
+    found = {(f.entity, f.attribute, f.value) for f in facts}
+    assert ("google-tpu-v5p", "host_size", 4) in found and ("google-tpu-v5p", "pod_size", 8960) in found

@@ -390,6 +390,33 @@ def test_weak_scaling_is_no_word_of_weakness_and_a_cloud_console_no_consumer_dev
     assert understand("Which smartphone chip has the most memory?", "en", table).kind_filter is None
 
 
+@pytest.mark.parametrize(("question", "lang", "direction"), [
+    ("h200 or h100, which has more HBM? we need less sharding", "en", "higher"),
+    ("we need more nodes: which GPU has the least memory?", "en", "lower"),
+    ("нужно меньше шардинга: у какого ускорителя больше памяти?", "ru", "higher"),
+    ("想要更多卡：哪个芯片的显存最少？", "zh", "lower"),
+])
+def test_the_word_of_direction_nearer_the_attribute_decides(table, question, lang, direction):
+    # a second clause may say "less" of something else; the asked attribute's own word wins
+    assert understand(question, lang, table).direction == direction
+
+
+def test_a_counted_part_is_the_whole_chips_make_up_not_a_scope_asked_for(table):
+    assert understand("сколько CU максимум в ускорителе серии MI300 с 8 XCD?", "ru", table).scopes == ()
+    assert understand("how many CUs does an MI300 with 8 XCDs have", "en", table).scopes == ()
+    assert understand("有8个XCD的MI300一共有多少个CU", "zh", table).scopes == ()
+    assert understand("How many CUs does each MI250 GCD have?", "en", table).scopes == ("per_gcd",)
+    assert understand("how many CUs per XCD on MI300", "en", table).scopes == ("per_xcd",)
+    assert understand("MI300 每个 XCD 有多少 CU", "zh", table).scopes == ("per_xcd",)
+
+
+def test_a_latin_cue_written_against_han_characters_is_still_a_word(table):
+    # "多少个CU", "有多少HBM": no space between the Chinese and the Latin word, yet a word boundary
+    assert understand("MI300一共有多少个CU", "zh", table).attribute == "compute_units"
+    assert understand("MI300X的HBM带宽是多少", "zh", table).attribute == "memory_bandwidth"
+    assert understand("h100有多少个sm", "zh", table).attribute == "sm_count"
+
+
 def test_russian_cue_words_in_their_inflected_and_shortened_forms(table):
     # the genitive plural of "ядро" drops its vowel ("ядер"); "пропускная" alone says "bandwidth"
     assert understand("сколько тензорных ядер в A100", "ru", table).attribute == "tensor_cores"
@@ -397,6 +424,9 @@ def test_russian_cue_words_in_their_inflected_and_shortened_forms(table):
     # "стоит" before an infinitive or "ли" is "is worth", no price; after "сколько" it is one
     assert understand("сколько стоит купить один MI300X?", "ru", table).attribute == "price_per_hour"
     assert understand("стоит ли брать H100 или A100?", "ru", table) is None
+    # a count asked as "до какого числа" / "какое количество", not only with "сколько"
+    assert understand("TPU7x: до какого числа чипов масштабируется один под?", "ru", table).attribute == "pod_size"
+    assert understand("какое количество чипов в инстансе trn2.48xlarge?", "ru", table).attribute == "chip_count"
     # the names the corpus writes for a product are its aliases: "TPU7x (Ironwood)"
     assert understand("ironwood vs tpu v5p bf16 flops?", "en", table).entities == ("google-tpu-v7x", "google-tpu-v5p")
 

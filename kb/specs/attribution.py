@@ -15,6 +15,9 @@ COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda 
            "compute units": "compute_units", "sms": "sm_count", "chips": "chip_count", "transistors": "transistor_count",
            "vcpus": "vcpus", "stream processors": "stream_processors"}
 
+# The words for a kind of entity written with no generation: "HBM" names memory as "HBM3e" does.
+GENERIC_NAMES = {"memory": re.compile(r"(?<![a-z0-9])(?:hbm|gddr|lpddr)(?![a-z0-9])")}
+
 
 def _measured_in(attr, dimension: str | None) -> bool:
     return attr.unit in UNITS and UNITS[attr.unit].dimension == dimension
@@ -42,17 +45,34 @@ def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
                 at = lo + m.start()
                 distance = q.start - (lo + m.end()) if at < q.start else at - q.end
                 found[attr.id] = min(found.get(attr.id, 10**6), max(distance, 0))
-        for m in mentions:
-            if vocabulary.entities[m.entity].kind in attr.named_by and lo <= m.start and m.end <= hi:
-                distance = q.start - m.end if m.start < q.start else m.start - q.end
+        named = [(m.start, m.end) for m in mentions if vocabulary.entities[m.entity].kind in attr.named_by]
+        for kind in attr.named_by:  # the kind's word with no generation ("192GB HBM at 7.37 TB/s")
+            if kind in GENERIC_NAMES:
+                named += [(lo + m.start(), lo + m.end()) for m in GENERIC_NAMES[kind].finditer(window)]
+        for start, end in named:
+            if lo <= start and end <= hi:
+                distance = q.start - end if start < q.start else start - q.end
                 found[attr.id] = min(found.get(attr.id, 10**6), max(distance, 0))
     return sorted((d, a) for a, d in found.items())
+
+
+def _container(text: str, q: Quantity, vocabulary: Vocabulary) -> str | None:
+    """For a count written as a compound adjective ("a 9216-chip pod", "4-chip hosts"), the attribute that counts
+    the things per the noun it qualifies: the one whose English label is "<unit> per <noun>"."""
+    noun = re.match(r"\s+(\w+?)s?\b", text[q.end:])
+    if noun is None:
+        return None
+    return next((a.id for a in vocabulary.attributes.values() if a.unit == q.unit and
+                 re.fullmatch(rf"{re.escape(q.unit)} per {re.escape(noun.group(1).lower())}", a.labels.get("en", ""))),
+                None)
 
 
 def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
                  mentions: list[Mention] = (), label: str = "") -> tuple[str | None, str]:
     """The quantity's attribute and why (or why none)."""
     if q.counted:
+        if q.unit_text.startswith("-") and (container := _container(text, q, vocabulary)):
+            return container, "counted"
         counted = COUNTED.get(q.counted)
         if counted is None:  # plain "cores": the words between say which
             cues = [a for _, a in _cued(q.unit_text + " " + text[clause(text, q.start, q.end)[0]:q.end], q,

@@ -42,6 +42,10 @@ _PART_TOPIC = {scope: re.compile(rf"^[\W_]*(?:(?:on|in|within|inside)\s+)?(?:the
 _WHOLE = re.compile(r"(?<![A-Za-z0-9-])(?:" + "|".join(f"(?:{w})s" for w in PARTS.values()) +
                     r")\b|\b(?:the (?:processor|package|chip|accelerator|gpu|device)s?|in total|total|overall|combined)\b|"
                     r"(?<![а-яё])(?:всего|в сумме|суммарн\w*)|总共|合计|总计", re.IGNORECASE)
+# A sentence naming no product but "the processor", "этот чип", "该芯片" refers back to the one its article is about.
+THE_CHIP = re.compile(r"\b(?:the|this) (?:processor|package|chip|accelerator|gpu|device)\b|"
+                      r"(?<![а-яё])(?:этот|данный|этого|данного|этом|данном) (?:чип|процессор|ускорител)|"
+                      r"(?:该|此|这款|这颗)(?:芯片|处理器|加速器|GPU)", re.IGNORECASE)
 # What a chip's parts add up to: a count, a cache or a compute figure in a paragraph about one part is that part's;
 # a clock or a process node is the same for the part and the whole.
 PART_SUMMED = {"CUs", "SM", "cores", "bytes", "bytes/s", "ops/s", "transistors"}

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kb.language import HAN
+
 Status = Literal["value", "unknown", "unsupported", "unpublished"]
 # What a table cell or a curated fact says beside a number:
 #   value        a number (or a text value such as a memory type)
@@ -51,6 +53,17 @@ def loose_measure_words(pattern: str) -> str:
     written; an optional one ("每个?") stands for any."""
     pattern = pattern.replace("每个?", "每")  # "each" with its optional measure word: any of them
     return re.sub(r"每(?![个条颗块台张一(\[])", "每(?:一?[个条颗块台张])?", pattern)
+
+
+# A letter or digit of a Latin or Cyrillic word: Chinese writes such words against Han characters with no space
+# ("多少个CU"), where Python's "\b" sees no boundary (Han characters are word characters to it).
+_WORD_CHAR = rf"[^\W{HAN}]"
+_BOUNDARY = rf"(?:(?<={_WORD_CHAR})(?!{_WORD_CHAR})|(?<!{_WORD_CHAR})(?={_WORD_CHAR}))"
+
+
+def han_boundaries(pattern: str) -> str:
+    """A cue pattern whose word boundaries ("\b") also fall between a Latin or Cyrillic word and a Han character."""
+    return re.sub(r"(?<!\\)\\b", lambda _: _BOUNDARY, pattern)
 
 
 def loose_hyphens(pattern: str) -> str:
@@ -102,7 +115,8 @@ class Attribute(Frozen):
 
     def cue_patterns(self, *langs: str) -> tuple[str, ...]:
         """The cues of these languages as they are matched (hyphens loosened), in the order written."""
-        return tuple(loose_measure_words(loose_hyphens(c)) for lang in dict.fromkeys(langs) for c in self.cues.get(lang, ()))
+        return tuple(han_boundaries(loose_measure_words(loose_hyphens(c)))
+                     for lang in dict.fromkeys(langs) for c in self.cues.get(lang, ()))
 
 
 class FactSource(Frozen):

@@ -36,11 +36,12 @@ from kb.markdown import parse_article
 from kb.models import Article
 from kb.sentences import sentence_spans
 from kb.specs import dates
-from kb.specs.attribution import attribute_of
+from kb.specs.attribution import COUNTED, attribute_of
 from kb.specs.clauses import (
     PART_SUMMED,
     PARTS,
     SUBJECT_KINDS,
+    THE_CHIP,
     beside,
     built_into,
     clause,
@@ -93,7 +94,8 @@ class Statement:
     reason: str
 
 
-def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary) -> tuple[str | None, str]:
+def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary,
+            attribute: str | None = None) -> tuple[str | None, str]:
     """The entity a quantity is about, and a doubt ("" when there is none)."""
     if owner := next((m for m in mentions if POSSESSIVE.fullmatch(text, m.end, q.start)  # "against B200's 296TFLOPS"
                       and vocabulary.entities[m.entity].kind in SUBJECT_KINDS), None):
@@ -103,7 +105,8 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
         return None, "a figure of a system built of the chip (\"HGX B200 platform\"), not of the chip"
     subjects = [m for m in mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
                 and not beside(text, m, vocabulary)]
-    if q.counted == "chips":  # "16 Trainium2 chips": the chip is what is counted, not what has them
+    # "16 Trainium2 chips": the chip is what is counted, not what has them (a pod's or host's chips are the chip's)
+    if q.counted == "chips" and attribute in COUNTED.values():
         counted = [m for m in subjects if q.end - len(q.unit_text) <= m.start < q.end]
         subjects = [m for m in subjects if m not in counted and vocabulary.entities[m.entity].kind != "chip"]
     if not subjects:
@@ -214,7 +217,7 @@ class _Reading:
             if borrowed:  # "H100 has: - 528 Tensor Cores": the entity of the lines before
                 (entity, quote_start), who = carried, ""
             else:
-                entity, who = _entity(text, q, mentions, vocabulary)
+                entity, who = _entity(text, q, mentions, vocabulary, attribute)
                 quote_start = s
 
             skipped, fact = None, None
@@ -239,7 +242,8 @@ class _Reading:
             # it is the sentence's only figure of its attribute ("40 CUs: 38 active and 2 disabled" is a breakdown).
             of_part = fact.scope in PARTS and self.about_title(entity) and sum(a == attribute for _, a, _ in found) == 1
             if borrowed:  # the paragraph's entity is surer when it is what the article is about
-                sure = of_part or not titled and (lead_in or self.about_title(entity))
+                # named only in the title, the chip is sure where the sentence refers back to it ("the processor")
+                sure = of_part or (THE_CHIP.search(text) is not None if titled else lead_in or self.about_title(entity))
                 confidence -= CARRIED_LEAD_IN if sure else CARRIED
             reason = who or (("named only in the article's title" if titled else
                               "named in the line that leads into the list or table" if lead_in else
@@ -297,16 +301,21 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
                 carried = None
                 continue
             mentions = vocabulary.mentions(norm)
+            named = _subjects(text, mentions, vocabulary)
             # a sentence that names a chip starts over: only a part it names itself is the topic after it
-            topic = part_topic(text, None if _subjects(text, mentions, vocabulary) else topic)
-            subject = _subject_of(text, mentions, vocabulary)
-            if mentions and subject is None:
+            topic = part_topic(text, None if named else topic)
+            subject = next(iter(named)) if len(named) == 1 else None
+            # a sentence that names only the far side of a comparison ("..., 40% more than MI250X") names
+            # nothing it is about: its figures are the paragraph's, as in a sentence naming nothing
+            mentions_named = bool(mentions) and (bool(named) or any(
+                vocabulary.entities[m.entity].kind not in SUBJECT_KINDS for m in mentions))
+            if mentions_named and subject is None:
                 carried = None  # several things named: what follows is about none of them in particular
             elif subject is not None:
                 carried, lead_in = (subject, s), False
             elif carried and s - carried[1] > CARRY:
                 carried = None
-            if mentions or carried is not None:
+            if mentions_named or carried is not None:
                 reading.sentence(s, e, mentions, carried, lead_in, anchor, _item_term(body, block.char_start, s),
                                  part=topic)
             elif reading.title_subject:  # naming nothing, after nothing named: the article's subject, unsurely

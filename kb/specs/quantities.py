@@ -46,7 +46,7 @@ COUNT_NOUNS = [
     (r"transistors|транзистор\w*|个晶体管", "transistors", "transistors"),
     (r"vcpus", "vCPUs", "vcpus"),
 ]
-_COUNT = re.compile(r"\s*(?:[\w.\-]+\s+)?(?:x\s*)?(" + "|".join(p for p, _, _ in COUNT_NOUNS) + r")(?![A-Za-z])",
+_COUNT = re.compile(r"(?:-|\s*(?:[\w.\-]+\s+)?)(?:x\s*)?(" + "|".join(p for p, _, _ in COUNT_NOUNS) + r")(?![A-Za-z])",
                     re.IGNORECASE)
 _UNIT_TOKEN = re.compile(r"\s?(mm2|[A-Za-zА-Яа-яЁё%²$]+(?:\s?/\s?[A-Za-zА-Яа-яЁё]+)?\.?|[" + HAN + r"]{1,2})")
 _PER_SECOND = re.compile(r"\s*(?:per\s+sec(?:ond)?|a\s+second|в\s+секунду|в\s+сек\.?|每秒)(?![A-Za-zА-Яа-яЁё])", re.IGNORECASE)

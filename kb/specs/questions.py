@@ -44,6 +44,14 @@ _LOWER = {
     "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|медленн\w*|слаб\w*)",
     "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱",
 }
+# The words that ask for more of a thing; beside a word of _LOWER, the one nearer the attribute's cue decides
+# ("which has more HBM? we want less sharding" asks for more memory)
+_HIGHER = {
+    "en": r"\b(?:most|highest|largest|biggest|fastest|greatest|best|maximum|more|higher|larger|bigger|faster|"
+          r"greater|better|stronger|strongest)\b",
+    "ru": r"(?:больш\w*|наибольш\w*|максимальн\w*|выше|быстрее|мощнее|сильнее|дороже)",
+    "zh": r"最多|最高|最大|最快|最强|更多|更高|更大|更快|更强",
+}
 # Two things offered as alternatives ("TPU or GPU", "TPU или GPU", "TPU 还是 GPU", "跟 GPU 比"): without a named
 # entity on either side the question compares classes, and the passage that compares them answers it.
 _ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:比|相比)",
@@ -123,6 +131,8 @@ _SCOPE_WORDS = {
     "per_instance": r"\binstances?\b|инстанс\w*|实例",
     "per_chip": r"\bchips?\b|\bper chip\b|чип\w*|芯片",
 }
+# A part counted ("with 8 XCDs", "с 8 XCD", "8个XCD") is the whole chip's make-up, not a scope asked for.
+_COUNT_BEFORE = re.compile(r"(?<![A-Za-z0-9.])\d+\s*(?:[个块颗]\s*)?$")  # a number, not a name's last digits ("MI250 GCD")
 _KIND_WORDS = {
     "chip": r"\bchips?\b|\bgpus?\b|\baccelerators?\b|чип\w*|ускорител\w*|芯片|加速器",
     "instance": r"\binstances?\b|инстанс\w*|实例",
@@ -208,8 +218,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     if attribute == PER_PRECISION and _PRACTICE.search(low) and MEASURED_COMPUTE in vocabulary.attributes:
         attribute = MEASURED_COMPUTE  # "на реальном bf16 matmul": what is achieved, not the peak
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
-    lower = re.search(_LOWER.get(lang, _LOWER["en"]), low)
     better = vocabulary.attributes[attribute].better
+    lower = _nearer_lower(low, lang, spans.get(attribute, []))
     direction = "lower" if lower else ("higher" if superlative or compare else better)
     kind_filter = None if _CONSUMER.search(low) else \
         next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
@@ -227,11 +237,25 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         return None
     else:
         kind = "lookup"
-    scopes = tuple(s for s, pattern in _SCOPE_WORDS.items() if re.search(pattern, low))
+    scopes = tuple(s for s, pattern in _SCOPE_WORDS.items()
+                   if any(not _COUNT_BEFORE.search(low, 0, m.start()) for m in re.finditer(pattern, low)))
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
                      unlisted=unlisted if kind == "lookup" and not entities else ())
+
+
+def _nearer_lower(low: str, lang: str, cued: list[tuple[int, int]]) -> bool:
+    """Whether the question asks for less of the attribute cued at the spans ``cued``: a word of _LOWER, unless
+    a word of _HIGHER stands nearer a cue (with no cue span, any word of _LOWER)."""
+    def nearest(pattern: str) -> int | None:
+        return min((max(s - m.end(), m.start() - e, 0) for m in re.finditer(pattern, low) for s, e in cued or [(0, 0)]),
+                   default=None)
+    lower = nearest(_LOWER.get(lang, _LOWER["en"]))
+    if lower is None:
+        return False
+    higher = nearest(_HIGHER.get(lang, _HIGHER["en"])) if cued else None
+    return higher is None or lower <= higher
 
 
 def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],
