@@ -39,11 +39,12 @@ _PART_AFTER = {scope: re.compile(rf"(?:\bper|\beach|/|на (?:один |кажд
 _PART_TOPIC = {scope: re.compile(rf"^[\W_]*(?:(?:on|in|within|inside)\s+)?(?:the|a|one|single|each)\s+"
                                  rf"(?:[\w-]+\s+){{0,2}}?(?:{words})(?![A-Za-z0-9-])|(?<![A-Za-z0-9-])(?:{words})-level\b",
                                  re.IGNORECASE) for scope, words in PARTS.items()}
+_WHOLE_CHIP = "processor|package|chip|accelerator|gpu|device"  # English nouns for a whole chip
 _WHOLE = re.compile(r"(?<![A-Za-z0-9-])(?:" + "|".join(f"(?:{w})s" for w in PARTS.values()) +
-                    r")\b|\b(?:the (?:processor|package|chip|accelerator|gpu|device)s?|in total|total|overall|combined)\b|"
+                    rf")\b|\b(?:the (?:{_WHOLE_CHIP})s?|in total|total|overall|combined)\b|"
                     r"(?<![а-яё])(?:всего|в сумме|суммарн\w*)|总共|合计|总计", re.IGNORECASE)
 # A sentence naming no product but "the processor", "этот чип", "该芯片" refers back to the one its article is about.
-THE_CHIP = re.compile(r"\b(?:the|this) (?:processor|package|chip|accelerator|gpu|device)\b|"
+THE_CHIP = re.compile(rf"\b(?:the|this) (?:{_WHOLE_CHIP})\b|"
                       r"(?<![а-яё])(?:этот|данный|этого|данного|этом|данном) (?:чип|процессор|ускорител)|"
                       r"(?:该|此|这款|这颗)(?:芯片|处理器|加速器|GPU)", re.IGNORECASE)
 # What a chip's parts add up to: a count, a cache or a compute figure in a paragraph about one part is that part's;

@@ -27,7 +27,7 @@ _MONTHS_RU = ("январ", "феврал", "март", "апрел", "ма[йя
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _EN_MONTH = (r"(?P<month_en>(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
              r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?)")
-_RU_MONTH = r"(?P<month_ru>(?:январ|феврал|март|апрел|ма[йяе]|июн|июл|август|сентябр|октябр|ноябр|декабр)[а-яё]*)"
+_RU_MONTH = rf"(?P<month_ru>(?:{'|'.join(_MONTHS_RU)})[а-яё]*)"
 # The forms a date is written in, most precise first; each names its year, and a month, half or quarter where
 # it has one.
 DATES = [re.compile(p, re.IGNORECASE) for p in (
@@ -135,6 +135,11 @@ def date_facts(text: str, mentions: list[Mention], vocabulary: Vocabulary, as_of
                           basis=d.event, as_of=as_of, source=source(d.start),
                           confidence=round(confidence - (rival if others else 0), 2)))
     return found
+
+
+def same_date(a: str, b: str) -> bool:
+    """Whether two dates as shown agree: equal, or one more precise within the other ("2026" holds "2026-02")."""
+    return a.startswith(b) or b.startswith(a)
 
 
 def asked_event(question: str) -> str | None:

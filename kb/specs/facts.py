@@ -20,6 +20,7 @@ from pathlib import Path
 
 from kb.errors import SpecError
 from kb.models import Article
+from kb.specs import dates
 from kb.specs.curated import read_curated
 from kb.specs.model import Fact, FactSource
 from kb.specs.prose import EVIDENCE_CONFIDENCE, read_prose
@@ -68,8 +69,8 @@ def _agree(a: Fact, b: Fact) -> bool:
     """Equal within the precision of the less precise statement (362 and 362.1 agree; 190 and 191 do not);
     a memory size written in GB by one source and GiB by another is one figure (``capacity_twins``)."""
     if not (a.is_number and b.is_number):
-        if a.text and b.text and a.attribute == b.attribute == "release_date":  # "2026" holds "2026-02"
-            return a.text.startswith(b.text) or b.text.startswith(a.text)
+        if a.text and b.text and a.attribute == b.attribute == dates.ATTRIBUTE:
+            return dates.same_date(a.text, b.text)
         return a.text == b.text if a.text or b.text else True
     twins = capacity_twins(a.unit, b.unit)
     other = b.value if twins else convert(b.value, b.unit, a.unit)
