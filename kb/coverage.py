@@ -6,7 +6,8 @@ the product is named nowhere in the corpus. A name is recognized in any
 script: model numbers (letters with digits: "CS-3", "910B", "思元590"),
 capitalized words after the first of a Latin or Cyrillic sentence
 ("Graphcore", "Эльбрус") and Chinese proper nouns as jieba tags them
-("寒武纪", "摩尔线程"; not 张卡 of "多少张卡"). Amounts are not names: "40GB", "700W", "a 7B model",
+("寒武纪", "摩尔线程"; not 张卡 of "多少张卡"), and in a question typed without capitals, Latin words
+rare in general English ("graphcore", "groq lpu"). Amounts are not names: "40GB", "700W", "a 7B model",
 "一个13B模型", "16x", "快2倍".
 
 The corpus's own model numbers and spelled-out acronyms ("WSE-3", "bf16", "RDU") are its terms
@@ -62,6 +63,16 @@ _MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|п�
 _MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
 _WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z]?(?![A-Za-z0-9])")
+# A question typed without capitals (no capitalized word after its first) names products in lower case ("the
+# graphcore bow ipu"); one that capitalizes names writes jargon in lower case ("pretraining"). There a Latin word
+# that is rare in general English (Zipf frequency below RARE_WORD: "ipu" 1.9, "kubernetes" 2.3; "bow" 4.3,
+# "cheapest" 3.8) is read as a name where the question has two such words the corpus lacks; the corpus's own words ("tflops", "nvlink") are known names, and a
+# near-spelling of one ("bandwith", "memroy") is a typo, not a name.
+RARE_WORD = 2.5
+_LOWER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[a-z]{3,}(?![A-Za-z0-9\-])")
+_TYPO_SIMILARITY = 0.8
+_TYPO_LENGTH = 5
+_CAPITAL = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z0-9]")  # "Graphcore", "Gaudi2", "H100"; not an acronym ("FP16")
 # An acronym (three letters or more: "AI" is everyone's) spelled out: "MAMF stands for Maximum ...",
 # "Reconfigurable Dataflow Unit (RDU)", "GCD (Graphics ...)".
 _WORDS = r"[A-Za-z][A-Za-z\-]*(?:\s+[A-Za-z][A-Za-z\-]*){1,7}"
@@ -87,6 +98,7 @@ class Name:
     text: str
     start: int
     end: int
+    rare_word: bool = False  # a lower-case word taken for a name only because general English rarely uses it
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,17 @@ class CorpusWords:
             return all(run in self.han_text for run in _HAN_RUN.findall(key)) and \
                 all(self._latin_known(part) for part in _HAN_RUN.split(key) if part.strip("- "))
         return self._latin_known(key)
+
+    def near(self, word: str) -> bool:
+        """Whether a word is a near-spelling of one the corpus writes (a typo of it); a short word is too close
+        to too many ("groq" to "group") to tell."""
+        import difflib
+
+        return len(word) >= _TYPO_LENGTH and bool(difflib.get_close_matches(word.lower(), self._spelled(len(word)), n=1, cutoff=_TYPO_SIMILARITY))
+
+    def _spelled(self, size: int) -> list[str]:
+        # only words of about the same length can be that close; plain words, not hyphen joins
+        return [w for w in self.words if abs(len(w) - size) <= 2 and w.isalpha()]
 
     def _latin_known(self, key: str) -> bool:
         key = key.strip("- ")
@@ -173,6 +196,13 @@ def corpus_words(texts) -> CorpusWords:
         pairs.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
         han.extend(_HAN_RUN.findall(text))
     return CorpusWords(frozenset(words), "\u3000".join(han), frozenset(pairs), frozenset(defined), frozenset(names))
+
+
+@lru_cache(maxsize=4096)
+def _rare(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") < RARE_WORD
 
 
 @lru_cache(maxsize=1)
@@ -246,6 +276,9 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
     found += [Name(m.group(0), m.start(), m.end()) for m in _WORD_NUMBER.finditer(question)
               if m.group(0).split()[0].lower() not in _NOT_A_NAME_WORD and
               (m.group(0)[0].isupper() or not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end()))]
+    if not _CAPITAL.search(question, skip_to):  # a question that capitalizes no name may write one in lower case
+        found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _LOWER_WORD.finditer(question)
+                  if _rare(m.group(0))]
     for run in _HAN_RUN.finditer(question):
         pos = run.start()
         for word, flag in _posseg().cut(run.group(0)):
@@ -269,8 +302,13 @@ def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
     def maker_and_entity(n: Name) -> bool:
         return any(n.start < a and b == n.end and all(words.mentions(w) for w in question[n.start:a].split())
                    for a, b in entities)
-    return [n for n in (names_in(question, lang) if names is None else names)
-            if not words.mentions(n.text) and not maker_and_entity(n)]
+    unknown = [n for n in (names_in(question, lang) if names is None else names)
+               if not words.mentions(n.text) and not maker_and_entity(n) and not (n.rare_word and words.near(n.text))]
+    # one rare word alone is as likely jargon the corpus does not use ("finetuning", "dataloader"); a maker and
+    # a product ("groq lpu", "graphcore bow ipu") are two
+    if sum(n.rare_word for n in unknown) < 2:
+        unknown = [n for n in unknown if not n.rare_word]
+    return unknown
 
 
 def unlisted_names(words: CorpusWords, names: list[Name], taken: list[tuple[int, int]],

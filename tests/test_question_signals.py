@@ -61,6 +61,26 @@ def test_names_the_corpus_never_mentions_in_any_script():
     assert _unknown("Is MI300X faster than TPU v5e?", words) == []
 
 
+def test_a_question_typed_without_capitals_names_products_by_rare_words():
+    words = corpus_words(["The Gaudi2 reaches 432 TFLOPS over NVLink and HBM bandwidth in memory."])
+    # rare in general English and absent from the corpus: a name, in any language's question
+    assert _unknown("how many tflops does the graphcore bow ipu have", words) == ["graphcore", "ipu"]
+    assert _unknown("сколько памяти у groq lpu", words, "ru") == ["groq", "lpu"]
+    # words of general English ("bow", "cheapest") and the corpus's own ("tflops", "nvlink") are no names
+    assert _unknown("whats the cheapest bow with nvlink and the most tflops", words) == []
+    # a near-spelling of a corpus word is a typo, not a product
+    assert _unknown("what is the memroy bandwith of the gaudi2", words) == []
+    # one rare word alone is as likely jargon as a name: no name
+    assert _unknown("which accelerator is best for finetuning", words) == []
+    # a question that capitalizes its names writes jargon in lower case
+    assert _unknown("Is pretraining with deepspeed faster on the Gaudi2?", words) == []
+    # incidental beside a known subject, as a capitalized name is
+    question = "how much memory does a gaudi2 have for running kubernetes jobs with deepspeed"
+    unknown = unknown_names(question, words)
+    assert [n.text for n in unknown] == ["kubernetes", "deepspeed"]
+    assert not asked_about(question, unknown, [m.span() for m in re.finditer("gaudi2", question)])
+
+
 def test_a_model_number_the_corpus_writes_of_a_product_line_the_table_holds_is_an_unlisted_product():
     vocabulary = Vocabulary([Entity(id="amd-mi300x", name="AMD Instinct MI300X", kind="chip", aliases=("MI300X",)),
                              Entity(id="google-tpu-v5e", name="Google TPU v5e", kind="chip", aliases=("TPU v5e",)),
@@ -88,7 +108,7 @@ def test_a_model_number_the_corpus_writes_of_a_product_line_the_table_holds_is_a
 
 
 def test_amounts_are_not_names_but_a_name_may_end_like_one():
-    words = corpus_words(["The A100 has 80 GB. TPU v5e and v5p. Ascend, Atlas, Xeon and Radeon."])
+    words = corpus_words(["The A100 has 80 GB for pretraining. TPU v5e and v5p. Ascend, Atlas, Xeon and Radeon."])
     # sizes, units and parameter counts beside a word for a model are amounts, in any script
     assert _unknown("A100 40GB vs 80GB, does the extra memory matter for training", words) == []
     assert _unknown("A100 80G 的显存够吗", words, "zh") == []
@@ -244,6 +264,9 @@ def test_spec_scoring_is_exact():
     of_series = _response([_spec("s", 4.0, "MB").model_copy(update={"via": "m"})])
     assert spec_match(of_series, Expected(entity="m", value=4, unit="MB"), series)
     assert not spec_match(of_series, Expected(entity="m", value=4, unit="MB"))  # without the vocabulary, no series
+    asked_the_series = _response([_spec("s", 4.0, "MB")])  # the question named the series, not the member
+    assert spec_match(asked_the_series, Expected(entity="m", value=4, unit="MB"), series)
+    assert not spec_match(asked_the_series, Expected(entity="m", value=8, unit="MB"), series)
     of_instance = _response([_spec("i", 4.0, "MB").model_copy(update={"via": "m"})])
     assert not spec_match(of_instance, Expected(entity="m", value=4, unit="MB"), series)
     unknown = [_spec("x", None, "images/s", "unknown", "[?]963")]

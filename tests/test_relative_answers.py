@@ -103,6 +103,20 @@ def test_cue_words_split_by_a_hyphen_or_brackets_are_still_cues(table):
     assert [(e.value, e.unit) for e in spec.entries] == [(192, "kB")]
 
 
+def test_a_term_glossed_in_brackets_is_asked_by_the_term_not_the_gloss(table):
+    # the gloss explains the term: the generic memory word inside the brackets does not make it an HBM question
+    assert understand("Каков объём SBUF (on-chip памяти) у чипа Trainium2?", "ru", table).attribute == "sbuf_capacity"
+    assert understand("What is the SBUF (on-chip memory) capacity of Trainium2?", "en", table).attribute == "sbuf_capacity"
+    # both inside and outside the same attribute: kept; a gloss of another attribute's term is dropped
+    assert understand("What is the memory (HBM) bandwidth of the H100?", "en", table).attribute == "memory_bandwidth"
+    assert understand("How much memory (HBM) does the H100 have?", "en", table).attribute == "memory_capacity"
+    # "shared memory" is what SMEM stands for, in every language, and "每个 SM" has its measure word
+    for question, lang in [("How much shared memory does the H100 have?", "en"),
+                           ("Сколько разделяемой памяти у H100?", "ru"), ("H100 的共享内存有多大？", "zh")]:
+        assert understand(question, lang, table).attribute == "fast_onchip_memory"
+    assert understand("H100 每个 SM 的共享内存（SMEM）容量是多少？", "zh", table).attribute == "smem_per_sm"
+
+
 def test_chinese_is_not_mended_by_sound_or_swapped_characters(table):
     # ordinary words would become cue words: "适中" sounds like "时钟", "支撑" like "制程", "可能性" holds "能性"
     for text in ("h100 价格适中吗？", "h100 能支撑多大的模型？", "存内计算的可能性", "mi325x 现存多大？"):

@@ -32,10 +32,11 @@ def _has_value(specs: tuple[SpecEntry, ...], value: float, unit: str, entities: 
 
 
 def _series_of(entry: SpecEntry, entities: tuple[str, ...], vocabulary: Vocabulary | None) -> bool:
-    """An entry of a series given for the member asked about ("AMD Instinct MI300 series: 4 MB (per XCD)" for
-    the MI300X): what the series states holds for each member, so it is that member's value."""
-    return vocabulary is not None and entry.via in entities and \
-        vocabulary.entities[entry.via].family == entry.entity
+    """An entry of the series the expected entity belongs to ("AMD Instinct MI300 series: 4 MB (per XCD)" for
+    the MI300X, whether the question named the member or the series): what the series states holds for each
+    member, so it is that member's value."""
+    return vocabulary is not None and any(
+        e in vocabulary.entities and vocabulary.entities[e].family == entry.entity for e in entities)
 
 
 def lost_value_safe(response: AskResponse) -> bool:

@@ -125,6 +125,8 @@ _PRECISION_WORDS = {
 _BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "vector": r"\bvector\b|векторн\w*|向量",
                 "one-way": r"\bone[- ]way\b|\bunidirectional\b|однонаправлен\w*|в одну сторону|单向",
                 "bidirectional": BIDIRECTIONAL.pattern}
+# a parenthesis (normalized to ASCII) of a few words
+_GLOSS = re.compile(r"\(([^()]{1,40})\)")
 _SCOPE_WORDS = {
     # the singular: "both GCDs" is the whole chip, as the prose reader takes it
     **{scope: rf"(?<![a-z0-9])(?:{words})(?![a-z0-9])" for scope, words in PARTS.items()},
@@ -185,7 +187,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
              if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
     heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
-    spans = heads or spans
+    spans = _unglossed(heads or spans, low)
     if _WHY.search(low):
         return None  # a reason is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, table)
@@ -245,6 +247,21 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                      unlisted=unlisted if kind == "lookup" and not entities else ())
 
 
+def _unglossed(spans: dict[str, list[tuple[int, int]]], low: str) -> dict[str, list[tuple[int, int]]]:
+    """Without the cues that only gloss another: a term and the parenthesis right after it name one thing
+    ("SBUF (on-chip памяти)", "共享内存(SMEM)"), and where the two cue different attributes the term asks and
+    the gloss explains it, so an attribute cued only inside such a parenthesis is dropped."""
+    glosses = [m.span(1) for m in _GLOSS.finditer(low)
+               if any(e <= m.start() and not low[e:m.start()].strip() for found in spans.values() for _, e in found)]
+    if not glosses:
+        return spans
+
+    def inside(s: int, e: int) -> bool:  # begun inside (a cue read across the bracket starts in the gloss)
+        return any(gs <= s < ge for gs, ge in glosses)
+    kept = {a: found for a, found in spans.items() if not all(inside(s, e) for s, e in found)}
+    return kept or spans
+
+
 def _nearer_lower(low: str, lang: str, cued: list[tuple[int, int]]) -> bool:
     """Whether the question asks for less of the attribute cued at the spans ``cued``: a word of _LOWER, unless
     a word of _HIGHER stands nearer a cue (with no cue span, any word of _LOWER)."""
@@ -267,8 +284,9 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
     bandwidth, not the memory). Then the longest cue, never a shorter one because the table has facts of it
     (a question about a clock is not answered with TFLOPS). A unit written in the question narrows the cues
     to its dimension, or names the attribute when no cue does. Among cues of equal length the last one
-    written, as a noun phrase ends in its head ("peak clock", "峰值主频", "пиковая частота"); where one cue
-    names two attributes, one the table can answer."""
+    written, as a noun phrase ends in its head ("peak clock", "峰值主频", "пиковая частота"), unless they measure
+    one dimension ("SBUF 片上缓存": two words for the on-chip memory), where one the table can answer comes first;
+    where one cue names two attributes, one the table can answer."""
     from kb.specs.units import UNITS
 
     def dimension(a: str) -> str | None:
@@ -303,6 +321,8 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
                 return named[0]
     best = max(n for n, _ in cues)
     tied = [a for n, a in cues if n == best]
+    if len({dimension(a) for a in tied}) == 1:  # two words for one kind of thing ("SBUF 片上缓存"): the one with values
+        tied = [a for a in tied if has_facts(a)] or tied
     ends = {a: max((e for _, e in spans.get(a, [])), default=0) for a in tied}
     last = max(ends.values())
     tied = [a for a in tied if ends[a] == last]
