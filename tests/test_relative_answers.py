@@ -106,7 +106,7 @@ def test_cue_words_split_by_a_hyphen_or_brackets_are_still_cues(table):
 def test_a_term_glossed_in_brackets_is_asked_by_the_term_not_the_gloss(table):
     # the gloss explains the term: the generic memory word inside the brackets does not make it an HBM question
     assert understand("Каков объём SBUF (on-chip памяти) у чипа Trainium2?", "ru", table).attribute == "sbuf_capacity"
-    assert understand("What is the SBUF (on-chip memory) capacity of Trainium2?", "en", table).attribute == "sbuf_capacity"
+    assert understand("What is the SBUF (on-chip memory) of Trainium2?", "en", table).attribute == "sbuf_capacity"
     # both inside and outside the same attribute: kept; a gloss of another attribute's term is dropped
     assert understand("What is the memory (HBM) bandwidth of the H100?", "en", table).attribute == "memory_bandwidth"
     assert understand("How much memory (HBM) does the H100 have?", "en", table).attribute == "memory_capacity"
@@ -115,6 +115,20 @@ def test_a_term_glossed_in_brackets_is_asked_by_the_term_not_the_gloss(table):
                            ("Сколько разделяемой памяти у H100?", "ru"), ("H100 的共享内存有多大？", "zh")]:
         assert understand(question, lang, table).attribute == "fast_onchip_memory"
     assert understand("H100 每个 SM 的共享内存（SMEM）容量是多少？", "zh", table).attribute == "smem_per_sm"
+
+
+def test_a_cue_right_before_another_of_its_dimension_names_the_kind_asked(table):
+    # "SBUF memory" is the SBUF, not the HBM, though "memory" is the longer cue; of another dimension the
+    # head still decides ("peak clock" asks for a clock)
+    for question, lang in [("How much SBUF memory does Trainium2 have?", "en"),
+                           ("Сколько SBUF-памяти на одном чипе Trainium2?", "ru")]:
+        assert understand(question, lang, table).attribute == "sbuf_capacity"
+    assert understand("How much L2 cache memory does the H100 have?", "en", table).attribute == "l2_cache"
+    assert understand("How much HBM memory does the H100 have?", "en", table).attribute == "memory_capacity"
+    # the modifier before the noun in Russian, as in "хост-память", names the host's memory as "память хоста" does
+    assert understand("сколько хост памяти у Trn2 UltraServer", "ru", table).attribute == "host_memory"
+    # two words for one kind of thing: the one the table has values of for the chip asked
+    assert understand("Trainium2 芯片的 SBUF 片上缓存容量是多少？", "zh", table).attribute == "sbuf_capacity"
 
 
 def test_chinese_is_not_mended_by_sound_or_swapped_characters(table):

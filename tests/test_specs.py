@@ -317,6 +317,21 @@ def test_a_ranking_of_fewer_than_two_is_never_stated(table):
         assert result.answer is None and not result.found, attribute
 
 
+def test_three_or_more_named_with_a_ranking_word_are_ranked_among_themselves(table):
+    # not a comparison of the first two named, nor a ranking over every chip of the table
+    question = "Among V100, A100, H100, H200 and B200, which GPU has the largest L2 cache?"
+    query, result = lookup(table, question, "en")
+    assert query.kind == "superlative" and len(query.entities) == 5
+    assert result.answer.best == "nvidia-b200-sxm" and set(result.answer.entities) <= set(query.entities)
+    assert result.answer.text.startswith("Highest L2 cache: NVIDIA B200 SXM (126 MB), of the 5 asked about")
+    _, slower = lookup(table, "У какого меньше памяти: H100, B200 или MI300X?", "ru")
+    assert slower.answer.best == "nvidia-h100-sxm" and slower.answer.text.startswith("Наименьшее значение")
+    # two named stay a comparison, and a chip named beside the instance built of it is part of that one
+    assert lookup(table, "Which has more L2 cache, the A100 or the H100?", "en")[0].kind == "comparison"
+    assert lookup(table, "which is cheaper per hour on aws, a dl1 (gaudi) instance or a p4d?", "en")[0].kind == \
+        "comparison"
+
+
 def test_a_ranking_of_one_value_and_a_stated_relation_is_a_ranking_of_two(table):
     # one instance has an hourly price in the corpus, and the corpus says it is 60% lower than P4d's:
     # "the cheapest of 1" would be no answer; the two the relation ranks are, said to be the only ones

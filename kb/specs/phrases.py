@@ -135,6 +135,12 @@ TEXTS = {
     "best_lower": {"en": "Lowest {label}: {a} ({va}), among {n} with a value in the corpus.",
                    "ru": "Наименьшее значение «{label}»: {a} ({va}) среди {n} с данными в корпусе.",
                    "zh": "{label}最低：{a}（{va}），共 {n} 个有数据。"},
+    "best_higher_named": {"en": "Highest {label}: {a} ({va}), of the {n} asked about with a value in the corpus.",
+                          "ru": "Наибольшее значение «{label}»: {a} ({va}) из {n} названных, для которых в корпусе есть данные.",
+                          "zh": "{label}最高：{a}（{va}），在所问的有数据的 {n} 个中。"},
+    "best_lower_named": {"en": "Lowest {label}: {a} ({va}), of the {n} asked about with a value in the corpus.",
+                         "ru": "Наименьшее значение «{label}»: {a} ({va}) из {n} названных, для которых в корпусе есть данные.",
+                         "zh": "{label}最低：{a}（{va}），在所问的有数据的 {n} 个中。"},
     "lookup_none": {"en": "The corpus has no {label} for {a}.", "ru": "В корпусе нет значения «{label}» для {a}.",
                     "zh": "语料中没有 {a} 的{label}。"},
     # a prose reading the table does not trust (a candidate): its sentence is quoted, the value not stated

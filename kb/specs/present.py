@@ -301,11 +301,12 @@ def _ranked_by_relation(table: FactTable, query: SpecQuery, pool: list[Fact], un
 
 def rank(table: FactTable, query: SpecQuery,
          lang: str) -> tuple[list[Fact], SuperlativeAnswer | None, FactSource | None]:
-    """The entity with the most or least of an attribute, over every entity with a comparable value (and the
-    sentence of a stated relation, where one ranks the only valued entity against another)."""
+    """The entity with the most or least of an attribute, over every entity with a comparable value, or over those
+    the question names (and the sentence of a stated relation, where one ranks the only valued entity against
+    another)."""
     def gather(kinds: set[str] | None) -> list[Fact]:
         found = []
-        for entity in table.entities_with(query.attribute):
+        for entity in query.entities or table.entities_with(query.attribute):
             if kinds is not None and table.vocabulary.entities[entity].kind not in kinds:
                 continue
             facts, _ = select(table, query, entity)
@@ -313,7 +314,7 @@ def rank(table: FactTable, query: SpecQuery,
         return found
 
     # "Which chip is cheapest per hour?": chips have no hourly price, the instances built of them do.
-    candidates = gather({query.kind_filter} if query.kind_filter else None) or gather(None)
+    candidates = gather({query.kind_filter} if query.kind_filter and not query.entities else None) or gather(None)
     # a part's figure ranks only among parts asked for: "40 CUs per XCD" is no chip's count
     candidates = [f for f in candidates if f.scope not in PARTS or f.scope in query.scopes]
     if not candidates:
@@ -333,7 +334,7 @@ def rank(table: FactTable, query: SpecQuery,
     top = order[0]
     name = table.vocabulary.entities[top].display_name(lang)
     label = table.vocabulary.attributes[query.attribute].label(lang)
-    key = "best_higher" if query.direction == "higher" else "best_lower"
+    key = ("best_higher" if query.direction == "higher" else "best_lower") + ("_named" if query.entities else "")
     # the winner's value as its source states it, not converted to the unit the first candidate had
     won = next(f for f in pool if f.entity == top and convert(f.value, f.unit, unit) == best[top])
     text = TEXTS[key][lang].format(label=label, a=name, va=fmt_range(won.value, won.value, won.unit, lang), n=len(best))

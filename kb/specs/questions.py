@@ -229,8 +229,10 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     basis = next((b for b, pattern in _BASIS_WORDS.items() if re.search(pattern, low)), None)
     if attribute == dates.ATTRIBUTE:
         basis = dates.asked_event(low)  # the shipping date for "when will it ship", not the announcement
-    if len(entities) >= 2 and (compare or ratio):
-        kind: Kind = "comparison"
+    if len(_things(entities, vocabulary)) >= 3 and (compare or superlative):
+        kind: Kind = "superlative"  # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named
+    elif len(entities) >= 2 and (compare or ratio):
+        kind = "comparison"
     elif not entities and (_ALTERNATIVES.search(low) or offers_classes(low)):
         return None  # classes compared ("TPU or GPU"): no ranking over whichever instances have a value
     elif not entities and superlative:
@@ -247,6 +249,13 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                      unlisted=unlisted if kind == "lookup" and not entities else ())
 
 
+def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
+    """The things named, a chip named beside the instance or system built of it being part of that one
+    ("a dl1 (gaudi) instance or a p4d" names two)."""
+    chips = {vocabulary.entities[e].parts.chip for e in entities if vocabulary.entities[e].parts}
+    return tuple(e for e in entities if e not in chips)
+
+
 def _unglossed(spans: dict[str, list[tuple[int, int]]], low: str) -> dict[str, list[tuple[int, int]]]:
     """Without the cues that only gloss another: a term and the parenthesis right after it name one thing
     ("SBUF (on-chip памяти)", "共享内存(SMEM)"), and where the two cue different attributes the term asks and
@@ -256,8 +265,8 @@ def _unglossed(spans: dict[str, list[tuple[int, int]]], low: str) -> dict[str, l
     if not glosses:
         return spans
 
-    def inside(s: int, e: int) -> bool:  # begun inside (a cue read across the bracket starts in the gloss)
-        return any(gs <= s < ge for gs, ge in glosses)
+    def inside(s: int, e: int) -> bool:  # a cue read across the bracket ("smem) на один sm") is no gloss's
+        return any(gs <= s and e <= ge for gs, ge in glosses)
     kept = {a: found for a, found in spans.items() if not all(inside(s, e) for s, e in found)}
     return kept or spans
 
@@ -295,6 +304,12 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
 
     heads = _heads(spans, low, lang)
     cues = [(n, a) for n, a in cues if a in heads] or cues
+    # a cue written right before another of the same dimension names which kind of it ("SBUF memory", "SBUF-памяти":
+    # the SBUF, not the HBM), however much longer the generic word is
+    kinds = {b for _, a in cues for _, b in cues if a != b and dimension(a) is not None and dimension(a) == dimension(b)
+             and any(0 <= bs - ae <= 1 and low[ae:bs] in ("", " ", "-") for _, ae in spans.get(a, [])
+                     for bs, _ in spans.get(b, []))}
+    cues = [(n, a) for n, a in cues if a not in kinds] or cues
     written = [unit for unit, pattern in _UNIT_WORDS.items() if re.search(pattern, low)]
     dimensions = {UNITS[u].dimension for u in written}
     def rate_siblings() -> list[tuple[int, str]]:  # "HBM" with a word of speed: the memory's bandwidth
