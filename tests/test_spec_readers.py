@@ -79,6 +79,18 @@ def test_a_number_no_cue_explains_is_a_guess_for_curators(vocabulary):
     assert "guess" in statements[0].reason
 
 
+def test_a_figure_restated_after_or_keeps_the_attribute_of_the_one_it_restates(vocabulary):
+    sentence = ("The MI250 GCDs are connected via four links, giving 200 GB/sec peak transfer bandwidth between the two "
+                "GCDs, or a bidirectional peak transfer bandwidth of 400 GB/sec for the same.\n")
+    facts, candidates, _, _ = _read(sentence, vocabulary)
+    found = {(f.entity, f.attribute, f.value, f.basis) for f in facts}
+    assert ("amd-mi250", "die_link_bandwidth", 200, None) in found
+    assert ("amd-mi250", "die_link_bandwidth", 400, "bidirectional") in found
+    # without "or" the second figure is no restatement: no cue names it, so it stays a guess for curators
+    facts, candidates, _, _ = _read(sentence.replace(", or a", ". A"), vocabulary)
+    assert 400 not in {f.value for f in facts if f.attribute == "die_link_bandwidth"}
+
+
 def test_relations_are_read_with_their_direction_and_factor(vocabulary):
     _, _, relations, _ = _read("The H100 is 2-3x faster than the A100 for training.\n", vocabulary)
     r = relations[0]

@@ -208,8 +208,8 @@ class _Reading:
             if rel:
                 self.relations += [rel, *continued(text, rel, m.end())]
         named = _subjects(text, mentions, vocabulary)
-        found = [(q, *attribute_of(text, q, vocabulary, lang, mentions, label)) for q in quantities(text)
-                 if not any(a <= q.start < b for a, b in spans)]
+        found = _restated([(q, *attribute_of(text, q, vocabulary, lang, mentions, label)) for q in quantities(text)
+                           if not any(a <= q.start < b for a, b in spans)], text)
         for q, attribute, why in found:
             statement = dict(article=article.meta.id, start=s + q.start, end=s + q.end, sentence=(s, e),
                              quantity=text[q.start:q.end])
@@ -261,6 +261,26 @@ class _Reading:
                                          lambda at: _source(article, s, e, anchor, corpus_dir, s + at),
                                          CONFIDENCE["cue"], RIVAL):
                 (self.facts if fact.confidence >= FACT_CONFIDENCE else self.candidates).append(fact)
+
+
+# The same figure said another way, joined by "or" ("200 GB/sec peak transfer bandwidth ..., or a bidirectional
+# peak transfer bandwidth of 400 GB/sec", "50 GB/sec per link (or 100 GB/sec bidirectional)"): the second
+# is the first one's attribute, on the basis its own words give.
+_RESTATED = re.compile(r"[^.;:]{0,80}?(?:,\s*or\b|\(\s*or\b|，?或者?|,\s*или\b|\(\s*или\b)[^.;:,]{0,60}$", re.IGNORECASE)
+
+
+def _restated(found: list[tuple], text: str) -> list[tuple]:
+    """``found`` with a figure no cue names given the attribute of the cued figure of its unit's dimension
+    that it restates after "or" (see ``_RESTATED``)."""
+    out = list(found)
+    for k, (q, attribute, why) in enumerate(found):
+        if why not in ("guess",) and attribute is not None or q.unit not in UNITS:
+            continue
+        before = [(p, a, w) for p, a, w in out[:k] if w == "cue" and p.unit in UNITS and
+                  UNITS[p.unit].dimension == UNITS[q.unit].dimension]
+        if before and _RESTATED.fullmatch(text, before[-1][0].end, q.start):
+            out[k] = (q, before[-1][1], "cue")
+    return out
 
 
 def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[list[Fact], list[Fact], list[Relation],
