@@ -38,6 +38,7 @@ from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry,
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.present import lookup
+from kb.specs.questions import WHY
 from kb.specs.units import DTYPE
 from kb.specs.vocabulary import name_pattern
 from kb.textnorm import normalize_for_matching
@@ -74,9 +75,10 @@ def is_label(sentence: str) -> bool:
 
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
-                     lang_bonus: float = 0.0) -> list[tuple[int, int, int]]:
+                     lang_bonus: float = 0.0, why: bool = False) -> list[tuple[int, int, int]]:
     """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
-    question's language gains ``lang_bonus``: one that says nearly as much is read without translating."""
+    question's language gains ``lang_bonus``: one that says nearly as much is read without translating. Asked
+    why, the best one comes with the sentence that gives its reason (``with_reason``)."""
     index = retriever.index
     top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
     rows, value = retriever.sentence_evidence(scores, list(top))
@@ -94,7 +96,38 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
             continue
         used_chunks.add(c)
         chosen.append((top[c], s, e))
+    if why and chosen:
+        chosen[0] = with_reason(index, hits, chosen[0])
     return sorted(chosen)
+
+
+# A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...") follows its reasons; any other states a
+# claim that the sentences after it explain.
+_CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|that is why|this is why)\b|"
+                        r"^\W*(?:поэтому|итак|таким образом|в итоге|следовательно)(?![а-яё])|"
+                        r"^\W*(?:结论|总结|所以|因此|因而|综上)", re.IGNORECASE)
+
+
+def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
+    """For a question that asks why: the quote with the sentence of its passage that gives the reason. The
+    sentence most like the question often restates its claim ("it's not enough to rent the most powerful
+    accelerator", "结论：B200 在跨节点场景更难计算受限"); the reason stands after a claim and before a conclusion."""
+    pos, start, end = quote
+    chunk = index.chunk_position[hits[pos].chunk.chunk_id]
+    spans = index.sentence_spans[index.sentences_of([chunk])]
+    at = [k for k, (_, s, e) in enumerate(spans) if s == start and e == end]
+    if not at:
+        return quote
+    k = at[0]
+    text = hits[pos].chunk.span_text(start, end)
+    step = -1 if _CONCLUDES.search(text) else 1
+    if not 0 <= k + step < len(spans) or is_label(hits[pos].chunk.span_text(int(spans[k + step][1]),
+                                                                               int(spans[k + step][2]))):
+        step = -step  # the passage ends (or starts) there: the other neighbour
+    if not 0 <= k + step < len(spans):
+        return quote
+    _, s, e = (int(x) for x in spans[k + step])
+    return pos, min(start, s), max(end, e)
 
 
 def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],
@@ -330,7 +363,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             stated_sentences(index, hits, said) or statement or \
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
-            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus)
+            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus,
+                             why=WHY.search(text.lower()) is not None)
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})

@@ -40,6 +40,8 @@ _CAPITALIZED = re.compile(r"(?<![A-Za-zА-Яа-яЁё0-9\-])(?:[A-Z][a-z]{2,}|[�
 _TOKEN = re.compile(rf"[a-z0-9{RUSSIAN_LOWER}]+(?:-[a-z0-9{RUSSIAN_LOWER}]+)*")
 _HAN_RUN = re.compile(f"[{HAN}]+")
 _SENTENCE_END = re.compile(r"[.!?…]\s+$")
+# where one sentence ends and another begins: a Chinese sentence runs on with no space ("…更大？在 k8s 上…")
+_SENTENCE_BREAK = re.compile(rf"[.?!。？！…](?:\s|[{HAN}])")
 _PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
 # An amount is not a model number: a number with a unit ("40GB", "80G", "700W", "5nm"), or a count of
 # parameters (B, M or T) next to a word for a model ("a 7B model", "модели 13B", "7B大模型", "1.8T-param").
@@ -198,6 +200,13 @@ def corpus_words(texts) -> CorpusWords:
     return CorpusWords(frozenset(words), "\u3000".join(han), frozenset(pairs), frozenset(defined), frozenset(names))
 
 
+def prepare() -> None:
+    """Load the dictionaries names are read with (jieba's tagger, wordfreq's English list) now, so the first
+    question does not wait for them."""
+    list(_posseg().cut("预热"))  # a generator: the tagger loads on the first word
+    _rare("warm")
+
+
 @lru_cache(maxsize=4096)
 def _rare(word: str) -> bool:
     from wordfreq import zipf_frequency
@@ -347,7 +356,7 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
         for start, end in known:
             left, right = (name.end, start) if name.end <= start else (end, name.start)
             between = question[left:right]
-            if left <= right and _COMPARING.search(between) and not re.search(r"[.?!。？！]\s", between + " ") and \
+            if left <= right and _COMPARING.search(between) and not _SENTENCE_BREAK.search(between + " ") and \
                     not any(left <= a and b <= right for a, b in known):
                 return True
     return False

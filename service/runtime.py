@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.answer_cache import AnswerCache
+from kb.coverage import prepare as prepare_names
 from kb.embedding.batching import BatchingEncoder
 from kb.embedding.encoder import Encoder, load_encoder
 from kb.index import load_index
@@ -53,6 +54,7 @@ def load_runtime(settings: Settings, encoder: Encoder | None = None) -> Runtime:
     batcher = BatchingEncoder(encoder, settings.batch_window_ms, settings.batch_max) \
         if settings.batch_window_ms > 0 else None
     timed = TimedEncoder(batcher or encoder)
+    prepare_names()
     return Runtime(settings=settings, retriever=Retriever.from_settings(index, timed, settings),
                    policy=AnswerPolicy.from_settings(settings), manifest=index.manifest,
                    cache=AnswerCache(settings.answer_cache_size), batcher=batcher)

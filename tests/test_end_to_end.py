@@ -118,6 +118,27 @@ def test_an_incidental_unknown_name_is_answered_and_an_asked_about_one_declined(
     assert new["abstain_reason"] == "unknown_name" and new["unknown_names"] == ["Rubin Ultra"]
 
 
+def test_lower_case_product_names_decline_and_a_name_after_a_chinese_sentence_is_incidental(client):
+    # typed without capitals: two words the corpus never writes and general English rarely uses are the product
+    for question in ("how many tflops does the graphcore bow ipu have", "сколько памяти у groq lpu"):
+        body = client.post("/v1/ask", json={"question": question}).json()
+        assert body["abstain_reason"] == "unknown_name", (question, body["unknown_names"])
+    # jargon the corpus does not use is no product
+    assert client.post("/v1/ask", json={"question": "which accelerator is best for finetuning"}).json()["answerable"]
+    # "k8s" stands in the next sentence (Chinese runs on with no space after "？"): it is not compared
+    body = client.post("/v1/ask", json={"question": "Inferentia2 跟 Trainium2 比，哪个单芯片设备内存更大？在 k8s 上部署推理用"}).json()
+    assert body["answerable"] and body["spec_answer"]["text"].startswith("AWS Trainium2 更高")
+
+
+@pytest.mark.parametrize("question", ["为什么 B200 在跨节点训练时更难做到计算受限？",
+                                      "When shopping for a solution, why is it not enough to rent the most powerful "
+                                      "accelerator?"])
+def test_asked_why_the_quote_comes_with_the_sentence_that_gives_the_reason(client, question):
+    # the best sentence restates the claim: the reason stands before a conclusion ("结论：") or after a claim
+    text = client.post("/v1/ask", json={"question": question}).json()["answer"]["text"]
+    assert ("5625" in text and "结论" in text) or ("not enough to rent" in text and "storage" in text), text
+
+
 def test_an_attribute_of_a_product_with_no_entity_is_absent_unless_a_sentence_naming_it_states_it(client):
     # the MI300A and the H800 are named by the corpus, not by the table; passages about their relatives (the
     # MI300X, the H100) answered for them before

@@ -13,6 +13,7 @@ from kb.coverage import (
     defined_acronyms,
     known_terms,
     names_in,
+    prepare,
     unknown_names,
     unlisted_names,
 )
@@ -79,6 +80,14 @@ def test_a_question_typed_without_capitals_names_products_by_rare_words():
     unknown = unknown_names(question, words)
     assert [n.text for n in unknown] == ["kubernetes", "deepspeed"]
     assert not asked_about(question, unknown, [m.span() for m in re.finditer("gaudi2", question)])
+
+
+def test_the_name_dictionaries_load_before_the_first_question():
+    from kb import coverage
+    coverage._posseg.cache_clear()
+    coverage._rare.cache_clear()
+    prepare()
+    assert coverage._posseg.cache_info().currsize == 1 and coverage._rare.cache_info().currsize >= 1
 
 
 def test_a_model_number_the_corpus_writes_of_a_product_line_the_table_holds_is_an_unlisted_product():
@@ -194,6 +203,9 @@ def test_an_unknown_name_declines_only_what_it_is_about():
                      ["Gaudi2", "H100"])
     assert not about("For Mistral models, is the Gaudi2 faster than the H100?", ["Gaudi2", "H100"])
     assert not about("How much memory does the H100 have?", ["H100"])  # nothing unknown at all
+    # a Chinese sentence ends with no space after it: a name in the next one is not compared
+    assert not about("Gaudi2 跟 H100 比，哪个内存更大？在 Kubernetes 上部署", ["Gaudi2", "H100"])
+    assert about("Gaudi2 跟 Kubernetes 比哪个好", ["Gaudi2"])
 
 
 def test_a_maker_written_before_a_known_product_names_that_product():
