@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from kb.language import HAN, RUSSIAN_LOWER
 from kb.specs.quantities import NUMBER_WORDS
@@ -125,11 +125,20 @@ class CorpusWords:
         to too many ("groq" to "group") to tell."""
         import difflib
 
-        return len(word) >= _TYPO_LENGTH and bool(difflib.get_close_matches(word.lower(), self._spelled(len(word)), n=1, cutoff=_TYPO_SIMILARITY))
+        if len(word) < _TYPO_LENGTH:
+            return False
+        # only words of about the same length can be that close
+        alike = [w for size in range(len(word) - 2, len(word) + 3) for w in self._by_length.get(size, ())]
+        return bool(difflib.get_close_matches(word.lower(), alike, n=1, cutoff=_TYPO_SIMILARITY))
 
-    def _spelled(self, size: int) -> list[str]:
-        # only words of about the same length can be that close; plain words, not hyphen joins
-        return [w for w in self.words if abs(len(w) - size) <= 2 and w.isalpha()]
+    @cached_property
+    def _by_length(self) -> dict[int, list[str]]:
+        """The corpus's plain words (no hyphen joins, no digits) by length, built once."""
+        out: dict[int, list[str]] = {}
+        for w in sorted(self.words):
+            if w.isalpha():
+                out.setdefault(len(w), []).append(w)
+        return out
 
     def _latin_known(self, key: str) -> bool:
         key = key.strip("- ")
@@ -312,9 +321,11 @@ def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
         return any(n.start < a and b == n.end and all(words.mentions(w) for w in question[n.start:a].split())
                    for a, b in entities)
     unknown = [n for n in (names_in(question, lang) if names is None else names)
-               if not words.mentions(n.text) and not maker_and_entity(n) and not (n.rare_word and words.near(n.text))]
+               if not words.mentions(n.text) and not maker_and_entity(n)]
     # one rare word alone is as likely jargon the corpus does not use ("finetuning", "dataloader"); a maker and
-    # a product ("groq lpu", "graphcore bow ipu") are two
+    # a product ("groq lpu", "graphcore bow ipu") are two, and a typo of a corpus word is neither
+    if sum(n.rare_word for n in unknown) >= 2:
+        unknown = [n for n in unknown if not (n.rare_word and words.near(n.text))]
     if sum(n.rare_word for n in unknown) < 2:
         unknown = [n for n in unknown if not n.rare_word]
     return unknown

@@ -103,11 +103,14 @@ def test_cue_words_split_by_a_hyphen_or_brackets_are_still_cues(table):
     assert [(e.value, e.unit) for e in spec.entries] == [(192, "kB")]
 
 
-def test_a_term_glossed_in_brackets_is_asked_by_the_term_not_the_gloss(table):
-    # the gloss explains the term: the generic memory word inside the brackets does not make it an HBM question
-    assert understand("Каков объём SBUF (on-chip памяти) у чипа Trainium2?", "ru", table).attribute == "sbuf_capacity"
-    assert understand("What is the SBUF (on-chip memory) of Trainium2?", "en", table).attribute == "sbuf_capacity"
-    # both inside and outside the same attribute: kept; a gloss of another attribute's term is dropped
+def test_a_term_and_its_gloss_side_by_side_name_one_thing_the_specific_one(table):
+    # a term glossed in brackets, in either order: the generic memory word does not make it an HBM question
+    for question, lang in [("Каков объём SBUF (on-chip памяти) у чипа Trainium2?", "ru"),
+                           ("What is the SBUF (on-chip memory) of Trainium2?", "en"),
+                           ("Trainium2 的片上缓存（SBUF）有多大？", "zh"), ("Trainium2 的片上缓存 SBUF 有多大？", "zh"),
+                           ("How much memory (SBUF) does Trainium2 have?", "en")]:
+        assert understand(question, lang, table).attribute == "sbuf_capacity", question
+    # the same attribute inside and outside: kept
     assert understand("What is the memory (HBM) bandwidth of the H100?", "en", table).attribute == "memory_bandwidth"
     assert understand("How much memory (HBM) does the H100 have?", "en", table).attribute == "memory_capacity"
     # "shared memory" is what SMEM stands for, in every language, and "每个 SM" has its measure word
@@ -115,9 +118,13 @@ def test_a_term_glossed_in_brackets_is_asked_by_the_term_not_the_gloss(table):
                            ("Сколько разделяемой памяти у H100?", "ru"), ("H100 的共享内存有多大？", "zh")]:
         assert understand(question, lang, table).attribute == "fast_onchip_memory"
     assert understand("H100 每个 SM 的共享内存（SMEM）容量是多少？", "zh", table).attribute == "smem_per_sm"
+    # a pool of memory shared between chips is no SMEM
+    for question, lang in [("What is the size of the shared memory pool of the GB200 NVL72?", "en"),
+                           ("GB200 NVL72 的共享内存池有多大？", "zh")]:
+        assert understand(question, lang, table).attribute == "memory_pool", question
 
 
-def test_a_cue_right_before_another_of_its_dimension_names_the_kind_asked(table):
+def test_an_acronym_beside_a_word_of_its_dimension_names_the_kind_asked(table):
     # "SBUF memory" is the SBUF, not the HBM, though "memory" is the longer cue; of another dimension the
     # head still decides ("peak clock" asks for a clock)
     for question, lang in [("How much SBUF memory does Trainium2 have?", "en"),
@@ -127,8 +134,12 @@ def test_a_cue_right_before_another_of_its_dimension_names_the_kind_asked(table)
     assert understand("How much HBM memory does the H100 have?", "en", table).attribute == "memory_capacity"
     # the modifier before the noun in Russian, as in "хост-память", names the host's memory as "память хоста" does
     assert understand("сколько хост памяти у Trn2 UltraServer", "ru", table).attribute == "host_memory"
-    # two words for one kind of thing: the one the table has values of for the chip asked
     assert understand("Trainium2 芯片的 SBUF 片上缓存容量是多少？", "zh", table).attribute == "sbuf_capacity"
+    # two words of one dimension as long as each other: the one the table has values of for what is asked
+    question = "у какого узла выше исходящая пропускная способность сети: 8xH100 или GB200 NVL72?"
+    assert understand(question, "ru", table).attribute == "node_egress_bandwidth"
+    # the modifier of a cue of another dimension is no kind of it: "peak clock" asks for a clock
+    assert understand("What is the peak clock of the MI250?", "en", table).attribute == "clock"
 
 
 def test_chinese_is_not_mended_by_sound_or_swapped_characters(table):
@@ -217,7 +228,8 @@ def test_a_paragraph_that_names_nothing_is_about_the_articles_subject_surely_onl
     assert sure == ({("amd-mi250", "die_link_bandwidth", 200)}, set())
     # the corpus's own sentence refers back to the package: its figure answers as the table's value
     _, spec = lookup(table, "What is the peak bandwidth between the two GCDs of an MI250?", "en")
-    assert not spec.missing and [(e.entity, e.value) for e in spec.entries] == [("amd-mi250", 200)]
+    assert not spec.missing and [(e.entity, e.value, e.basis) for e in spec.entries] == [
+        ("amd-mi250", 200, None), ("amd-mi250", 400, "bidirectional")]  # the same said for both directions
 
 
 def test_how_much_faster_one_named_thing_is_than_another_uses_the_compute_relation_the_corpus_states(table):

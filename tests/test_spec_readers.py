@@ -89,6 +89,12 @@ def test_a_figure_restated_after_or_keeps_the_attribute_of_the_one_it_restates(v
     # without "or" the second figure is no restatement: no cue names it, so it stays a guess for curators
     facts, candidates, _, _ = _read(sentence.replace(", or a", ". A"), vocabulary)
     assert 400 not in {f.value for f in facts if f.attribute == "die_link_bandwidth"}
+    # a figure of its own after "or" (another scope, a variant) or not twice the first is no restatement
+    for other, value in (("The H100 has 900 GB/s of NVLink bandwidth per GPU, or 50 GB/s per link.\n", 50),
+                         ("The H100 SXM has 80 GB of HBM3 memory, or 94 GB in the NVL version.\n", 94),
+                         ("The MI250 GCDs are linked at 200 GB/sec between the two GCDs, or a bidirectional 300 GB/sec.\n",
+                          300)):
+        assert value not in {f.value for f in _read(other, vocabulary)[0]}, other
 
 
 def test_relations_are_read_with_their_direction_and_factor(vocabulary):

@@ -301,12 +301,11 @@ def _ranked_by_relation(table: FactTable, query: SpecQuery, pool: list[Fact], un
 
 def rank(table: FactTable, query: SpecQuery,
          lang: str) -> tuple[list[Fact], SuperlativeAnswer | None, FactSource | None]:
-    """The entity with the most or least of an attribute, over every entity with a comparable value, or over those
-    the question names (and the sentence of a stated relation, where one ranks the only valued entity against
-    another)."""
+    """The entity with the most or least of an attribute, over every entity with a comparable value (and the
+    sentence of a stated relation, where one ranks the only valued entity against another)."""
     def gather(kinds: set[str] | None) -> list[Fact]:
         found = []
-        for entity in query.entities or table.entities_with(query.attribute):
+        for entity in table.entities_with(query.attribute):
             if kinds is not None and table.vocabulary.entities[entity].kind not in kinds:
                 continue
             facts, _ = select(table, query, entity)
@@ -314,7 +313,7 @@ def rank(table: FactTable, query: SpecQuery,
         return found
 
     # "Which chip is cheapest per hour?": chips have no hourly price, the instances built of them do.
-    candidates = gather({query.kind_filter} if query.kind_filter and not query.entities else None) or gather(None)
+    candidates = gather({query.kind_filter} if query.kind_filter else None) or gather(None)
     # a part's figure ranks only among parts asked for: "40 CUs per XCD" is no chip's count
     candidates = [f for f in candidates if f.scope not in PARTS or f.scope in query.scopes]
     if not candidates:
@@ -334,7 +333,7 @@ def rank(table: FactTable, query: SpecQuery,
     top = order[0]
     name = table.vocabulary.entities[top].display_name(lang)
     label = table.vocabulary.attributes[query.attribute].label(lang)
-    key = ("best_higher" if query.direction == "higher" else "best_lower") + ("_named" if query.entities else "")
+    key = "best_higher" if query.direction == "higher" else "best_lower"
     # the winner's value as its source states it, not converted to the unit the first candidate had
     won = next(f for f in pool if f.entity == top and convert(f.value, f.unit, unit) == best[top])
     text = TEXTS[key][lang].format(label=label, a=name, va=fmt_range(won.value, won.value, won.unit, lang), n=len(best))
@@ -344,7 +343,45 @@ def rank(table: FactTable, query: SpecQuery,
                                     text=text), None
 
 
+def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | None:
+    """The one of the things a question names ("V100, A100, H100, H200 or B200") with the most or least of an
+    attribute, each by its own figure or that of what it is built of, in one scope; None unless every one named
+    has such a figure (then each one's value is listed instead, as for a question naming them without ranking)."""
+    per: dict[str, list[Fact]] = {}
+    entries: list[SpecEntry] = []
+    for entity in query.entities:
+        facts, via = select(table, query, entity)
+        per[entity] = [f for f in facts if f.is_number and not (f.note or "").startswith("announced")]
+        entries += [entry(f, table, lang, via=entity if via else None) for f in per[entity]]
+    shared = [s for s in sorted({f.scope for fs in per.values() for f in fs}, key=str)
+              if all(any(f.scope == s for f in fs) for fs in per.values())]
+    if not shared:
+        return None
+    unit = next(f.unit for fs in per.values() for f in fs if f.scope == shared[0])
+    values = {e: [v for f in fs if f.scope == shared[0] and (v := convert(f.value, f.unit, unit)) is not None]
+              for e, fs in per.items()}
+    if not all(values.values()):
+        return None
+    pick = max if query.direction == "higher" else min
+    best = {e: pick(vs) for e, vs in values.items()}
+    order = sorted(best, key=lambda e: best[e], reverse=query.direction == "higher")
+    top = order[0]
+    won = next(f for f in per[top] if f.scope == shared[0] and convert(f.value, f.unit, unit) == best[top])
+    key = ("best_higher" if query.direction == "higher" else "best_lower") + "_named"
+    text = TEXTS[key][lang].format(label=table.vocabulary.attributes[query.attribute].label(lang),
+                                   a=table.vocabulary.entities[top].display_name(lang),
+                                   va=fmt_range(won.value, won.value, won.unit, lang), n=len(best))
+    ranking = SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction, lang=lang,
+                                entities=tuple(order), best=top, unit=unit, scope=shared[0], text=text)
+    return SpecResult(merge_repeats(entries), ranking, True, False, None)
+
+
 def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
+    if query.kind == "superlative" and query.entities:
+        named = rank_named(table, query, lang)
+        if named is not None:
+            return named
+        query = replace(query, kind="lookup")  # not every one named has a figure to rank by: each one's value
     if query.kind == "superlative":
         facts, ranking, relation = rank(table, query, lang)
         return SpecResult(merge_repeats([entry(f, table, lang) for f in facts]), ranking, bool(facts), False, relation)
@@ -363,10 +400,13 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
         answer = compare(table, query, per_entity, lang)
     elif entries:
         # two articles stating the same value are two citations, one line of text
-        text = "; ".join(list(dict.fromkeys(e.display for e in entries))[:3])
+        text = "; ".join(list(dict.fromkeys(e.display for e in entries))[:max(3, len(per_entity))])
         for entity, facts in per_entity.items():
             if any(f.conflict for f in facts):
                 text += _conflict_text(table.vocabulary.entities[entity].display_name(lang), facts, lang)
+        lacking = [table.vocabulary.entities[e].display_name(lang) for e, facts in per_entity.items() if not facts]
+        if lacking:  # several named, some without a value: said, not left out
+            text += (" " if lang != "zh" else "") + TEXTS["lookup_none"][lang].format(label=label, a=", ".join(lacking))
         answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(per_entity),
                               text=text)
     else:

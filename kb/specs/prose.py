@@ -38,6 +38,7 @@ from kb.sentences import sentence_spans
 from kb.specs import dates
 from kb.specs.attribution import COUNTED, attribute_of
 from kb.specs.clauses import (
+    BIDIRECTIONAL,
     PART_SUMMED,
     PARTS,
     SUBJECT_KINDS,
@@ -263,23 +264,29 @@ class _Reading:
                 (self.facts if fact.confidence >= FACT_CONFIDENCE else self.candidates).append(fact)
 
 
-# The same figure said another way, joined by "or" ("200 GB/sec peak transfer bandwidth ..., or a bidirectional
-# peak transfer bandwidth of 400 GB/sec", "50 GB/sec per link (or 100 GB/sec bidirectional)"): the second
-# is the first one's attribute, on the basis its own words give.
+# A rate said for both directions right after its one-way figure, joined by "or" ("200 GB/sec peak transfer
+# bandwidth between the two GCDs, or a bidirectional peak transfer bandwidth of 400 GB/sec"): the same
+# attribute on the other basis, so twice the figure; any other figure after "or" ("or 50 GB/s per link", "or
+# 94 GB in the NVL version") is a figure of its own.
 _RESTATED = re.compile(r"[^.;:]{0,80}?(?:,\s*or\b|\(\s*or\b|，?或者?|,\s*или\b|\(\s*или\b)[^.;:,]{0,60}$", re.IGNORECASE)
 
 
 def _restated(found: list[tuple], text: str) -> list[tuple]:
-    """``found`` with a figure no cue names given the attribute of the cued figure of its unit's dimension
-    that it restates after "or" (see ``_RESTATED``)."""
+    """``found`` with a rate no cue names given the attribute of the cued rate it restates for both directions
+    (see ``_RESTATED``)."""
     out = list(found)
     for k, (q, attribute, why) in enumerate(found):
-        if why not in ("guess",) and attribute is not None or q.unit not in UNITS:
+        if (why != "guess" and attribute is not None) or q.unit not in UNITS or UNITS[q.unit].dimension != "bytes/s":
             continue
-        before = [(p, a, w) for p, a, w in out[:k] if w == "cue" and p.unit in UNITS and
-                  UNITS[p.unit].dimension == UNITS[q.unit].dimension]
-        if before and _RESTATED.fullmatch(text, before[-1][0].end, q.start):
-            out[k] = (q, before[-1][1], "cue")
+        before = [(p, a) for p, a, w in out[:k] if w == "cue" and p.unit in UNITS and
+                  UNITS[p.unit].dimension == "bytes/s"]
+        if not before:
+            continue
+        p, a = before[-1]
+        twice = convert(q.value, q.unit, p.unit)
+        if _RESTATED.fullmatch(text, p.end, q.start) and BIDIRECTIONAL.search(text, p.end, q.end + 40) and \
+                twice is not None and abs(twice - 2 * p.value) < 1e-6 * max(1.0, p.value):
+            out[k] = (q, a, "cue")
     return out
 
 

@@ -18,7 +18,7 @@ from kb.class_comparison import offers_classes
 from kb.specs import dates
 from kb.specs.clauses import BIDIRECTIONAL, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
-from kb.specs.units import DTYPE, counted
+from kb.specs.units import DTYPE, UNITS, counted
 from kb.textnorm import normalize_for_matching
 
 Kind = Literal["lookup", "comparison", "superlative"]
@@ -125,8 +125,6 @@ _PRECISION_WORDS = {
 _BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "vector": r"\bvector\b|векторн\w*|向量",
                 "one-way": r"\bone[- ]way\b|\bunidirectional\b|однонаправлен\w*|в одну сторону|单向",
                 "bidirectional": BIDIRECTIONAL.pattern}
-# a parenthesis (normalized to ASCII) of a few words
-_GLOSS = re.compile(r"\(([^()]{1,40})\)")
 _SCOPE_WORDS = {
     # the singular: "both GCDs" is the whole chip, as the prose reader takes it
     **{scope: rf"(?<![a-z0-9])(?:{words})(?![a-z0-9])" for scope, words in PARTS.items()},
@@ -187,7 +185,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
              if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
     heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
-    spans = _unglossed(heads or spans, low)
+    spans = heads or spans
     if WHY.search(low):
         return None  # a reason is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, table)
@@ -229,8 +227,12 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     basis = next((b for b, pattern in _BASIS_WORDS.items() if re.search(pattern, low)), None)
     if attribute == dates.ATTRIBUTE:
         basis = dates.asked_event(low)  # the shipping date for "when will it ship", not the announcement
-    if len(_things(entities, vocabulary)) >= 3 and (compare or superlative):
-        kind: Kind = "superlative"  # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named
+    ranks = superlative or re.search(_HIGHER.get(lang, _HIGHER["en"]), low) or lower or fast
+    if len(_things(entities, vocabulary)) >= 3 and ranks and not ratio and \
+            vocabulary.attributes[attribute].unit in UNITS:
+        # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named; a plain list of them
+        # ("Какой объём памяти у H100, A100 и MI300X?") asks each one's value
+        kind: Kind = "superlative"
     elif len(entities) >= 2 and (compare or ratio):
         kind = "comparison"
     elif not entities and (_ALTERNATIVES.search(low) or offers_classes(low)):
@@ -250,25 +252,11 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
 
 
 def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
-    """The things named, a chip named beside the instance or system built of it being part of that one
-    ("a dl1 (gaudi) instance or a p4d" names two)."""
+    """The chips, instances and systems named (not a memory or link named beside them: "the H100 (HBM3)"), a
+    chip named beside the instance or system built of it being part of that one ("a dl1 (gaudi) instance or a
+    p4d" names two)."""
     chips = {vocabulary.entities[e].parts.chip for e in entities if vocabulary.entities[e].parts}
-    return tuple(e for e in entities if e not in chips)
-
-
-def _unglossed(spans: dict[str, list[tuple[int, int]]], low: str) -> dict[str, list[tuple[int, int]]]:
-    """Without the cues that only gloss another: a term and the parenthesis right after it name one thing
-    ("SBUF (on-chip памяти)", "共享内存(SMEM)"), and where the two cue different attributes the term asks and
-    the gloss explains it, so an attribute cued only inside such a parenthesis is dropped."""
-    glosses = [m.span(1) for m in _GLOSS.finditer(low)
-               if any(e <= m.start() and not low[e:m.start()].strip() for found in spans.values() for _, e in found)]
-    if not glosses:
-        return spans
-
-    def inside(s: int, e: int) -> bool:  # a cue read across the bracket ("smem) на один sm") is no gloss's
-        return any(gs <= s and e <= ge for gs, ge in glosses)
-    kept = {a: found for a, found in spans.items() if not all(inside(s, e) for s, e in found)}
-    return kept or spans
+    return tuple(e for e in entities if e not in chips and vocabulary.entities[e].kind in SUBJECT_KINDS)
 
 
 def _nearer_lower(low: str, lang: str, cued: list[tuple[int, int]]) -> bool:
@@ -293,23 +281,19 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
     bandwidth, not the memory). Then the longest cue, never a shorter one because the table has facts of it
     (a question about a clock is not answered with TFLOPS). A unit written in the question narrows the cues
     to its dimension, or names the attribute when no cue does. Among cues of equal length the last one
-    written, as a noun phrase ends in its head ("peak clock", "峰值主频", "пиковая частота"), unless they measure
-    one dimension ("SBUF 片上缓存": two words for the on-chip memory), where one the table can answer comes first;
-    where one cue names two attributes, one the table can answer."""
-    from kb.specs.units import UNITS
-
+    written, as a noun phrase ends in its head ("peak clock", "峰值主频", "пиковая частота"); where one cue
+    names two attributes, one the table can answer; cues of equal length of one dimension are two words for
+    one kind of thing ("исходящая пропускная способность сети"), and one the table can answer comes first.
+    Before all that, an acronym and a word of one dimension written side by side name one thing
+    (``_apposed``)."""
     def dimension(a: str) -> str | None:
         unit = vocabulary.attributes[a].unit
         return UNITS[unit].dimension if unit in UNITS else None
 
     heads = _heads(spans, low, lang)
     cues = [(n, a) for n, a in cues if a in heads] or cues
-    # a cue written right before another of the same dimension names which kind of it ("SBUF memory", "SBUF-памяти":
-    # the SBUF, not the HBM), however much longer the generic word is
-    kinds = {b for _, a in cues for _, b in cues if a != b and dimension(a) is not None and dimension(a) == dimension(b)
-             and any(0 <= bs - ae <= 1 and low[ae:bs] in ("", " ", "-") for _, ae in spans.get(a, [])
-                     for bs, _ in spans.get(b, []))}
-    cues = [(n, a) for n, a in cues if a not in kinds] or cues
+    apposed = _apposed(cues, spans, low, dimension, has_facts)
+    cues = [(n, a) for n, a in cues if a not in apposed] or cues
     written = [unit for unit, pattern in _UNIT_WORDS.items() if re.search(pattern, low)]
     dimensions = {UNITS[u].dimension for u in written}
     def rate_siblings() -> list[tuple[int, str]]:  # "HBM" with a word of speed: the memory's bandwidth
@@ -336,12 +320,41 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
                 return named[0]
     best = max(n for n, _ in cues)
     tied = [a for n, a in cues if n == best]
-    if len({dimension(a) for a in tied}) == 1:  # two words for one kind of thing ("SBUF 片上缓存"): the one with values
+    if len({dimension(a) for a in tied}) == 1:  # two words for one kind of thing: the one with values
         tied = [a for a in tied if has_facts(a)] or tied
     ends = {a: max((e for _, e in spans.get(a, [])), default=0) for a in tied}
     last = max(ends.values())
     tied = [a for a in tied if ends[a] == last]
     return next((a for a in tied if has_facts(a)), tied[0])
+
+
+# Two cues side by side: one right after the other ("SBUF memory", "SBUF-памяти", "片上缓存 SBUF") or in brackets
+# right after it ("SBUF (on-chip памяти)", "片上缓存(SBUF)"); one of them an acronym ("sbuf", "smem", "l2").
+_SIDE_BY_SIDE = re.compile(r"[ -]?(?:\([^()]{0,20})?")
+_ACRONYM = re.compile(r"[a-z][a-z0-9]{1,3}|[a-z0-9]{1,3}[a-z]")  # a short Latin token: "sbuf", "l2" (not "memory")
+
+
+def _apposed(cues: list[tuple[int, str]], spans: dict[str, list[tuple[int, int]]], low: str, dimension,
+             has_facts) -> set[str]:
+    """The attributes to drop where an acronym and a word of one dimension stand side by side: they name one
+    thing in either order ("SBUF memory", "памяти SBUF", "片上缓存(SBUF)"), and the acronym says which, though the
+    generic word is the longer cue; unless only the word's attribute has values for what is asked."""
+    dropped: set[str] = set()
+    cued = [a for _, a in cues]
+    for a in cued:
+        for b in cued:
+            if a == b or dimension(a) is None or dimension(a) != dimension(b) or any(
+                    s <= bs and be <= e for s, e in spans.get(a, []) for bs, be in spans.get(b, [])):
+                continue  # one inside the other's phrase ("每个 SM 的共享内存(SMEM)"): the longer cue decides
+            for (s1, e1), (s2, e2) in ((x, y) for x in spans.get(a, []) for y in spans.get(b, []) if y[0] >= x[1]):
+                if not _SIDE_BY_SIDE.fullmatch(low, e1, s2):
+                    continue
+                first, second = _ACRONYM.fullmatch(low, s1, e1), _ACRONYM.fullmatch(low, s2, e2)
+                if bool(first) == bool(second):
+                    continue  # two words, or two acronyms: a phrase of its own ("исходящая пропускная способность сети")
+                term, word = (a, b) if first else (b, a)
+                dropped.add(term if has_facts(word) and not has_facts(term) else word)
+    return dropped
 
 
 def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[str]:
@@ -361,8 +374,6 @@ def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[
 def _unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:
     """With no attribute named, a unit written in the question ("多少美元") names the one attribute
     measured in its dimension that the table has values of, when there is one."""
-    from kb.specs.units import UNITS
-
     dimensions = {UNITS[u].dimension for u, pattern in _UNIT_WORDS.items() if re.search(pattern, low)}
     named = [a.id for a in table.vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension in dimensions
              and table.entities_with(a.id)]
