@@ -124,6 +124,22 @@ def test_a_term_and_its_gloss_side_by_side_name_one_thing_the_specific_one(table
         assert understand(question, lang, table).attribute == "memory_pool", question
 
 
+def test_cue_words_match_where_they_mean_it(table):
+    # a short Russian stem starts a word: "состоит" is no price ("стоит"), "процент" no "цена"
+    assert understand("Из скольких чипов состоит полный под TPU v5p?", "ru", table).attribute == "pod_size"
+    assert understand("Сколько стоит час DL1?", "ru", table).attribute == "price_per_hour"
+    # any case of "сколько" asks a count: "из скольких", "до скольких"
+    assert understand("До скольких чипов масштабируется под TPU v5p?", "ru", table).attribute == "pod_size"
+    # "per GPU" alone is a scope, not the per-GPU bandwidth; beside a word of bandwidth it is that
+    query = understand("Which has more HBM capacity per GPU, the MI300X or the H200 SXM?", "en", table)
+    assert (query.kind, query.attribute) == ("comparison", "memory_capacity")
+    for question, lang in [("What is the NVLink bandwidth per GPU on the H100?", "en"), ("H100 每个 GPU 的带宽是多少", "zh"),
+                           ("какая пропускная способность на один GPU у B200?", "ru")]:
+        assert understand(question, lang, table).attribute == "gpu_bandwidth", question
+    # a colloquial why asks a reason, not a figure
+    assert understand("为啥 B200 算力涨了，跨节点做数据并行反而更难达到计算受限？", "zh", table) is None
+
+
 def test_an_acronym_beside_a_word_of_its_dimension_names_the_kind_asked(table):
     # "SBUF memory" is the SBUF, not the HBM, though "memory" is the longer cue; of another dimension the
     # head still decides ("peak clock" asks for a clock)

@@ -72,7 +72,7 @@ _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|
 # (when another cue names one).
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
-WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为何|怎么会")
+WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为啥|为何|怎么会")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
     "%": r"%|percent|процент\w*|百分",
