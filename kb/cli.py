@@ -213,7 +213,7 @@ def cmd_specs(args: argparse.Namespace) -> int:
     """The fact table, from the index artifact: no model is loaded."""
     from kb.index import read_manifest
     from kb.specs.facts import FactTable
-    from kb.specs.present import entry
+    from kb.specs.selection import entry
 
     settings = _settings(args)
     read_manifest(settings.index_dir)

@@ -8,8 +8,9 @@ from litestar.params import Parameter
 
 from kb.models import LANGS
 from kb.specs.facts import FactTable
-from kb.specs.present import answer_spec, entry
+from kb.specs.present import answer_spec
 from kb.specs.questions import SpecQuery
+from kb.specs.selection import entry
 from service.problems import ProblemError
 from service.schemas import (
     SPACE,
