@@ -118,16 +118,18 @@ def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
     at = [k for k, (_, s, e) in enumerate(spans) if s == start and e == end]
     if not at:
         return quote
-    k = at[0]
-    text = hits[pos].chunk.span_text(start, end)
-    step = -1 if _CONCLUDES.search(text) else 1
-    if not 0 <= k + step < len(spans) or is_label(hits[pos].chunk.span_text(int(spans[k + step][1]),
-                                                                               int(spans[k + step][2]))):
-        step = -step  # the passage ends (or starts) there: the other neighbour
-    if not 0 <= k + step < len(spans):
-        return quote
-    _, s, e = (int(x) for x in spans[k + step])
-    return pos, min(start, s), max(end, e)
+    k, chunk_text = at[0], hits[pos].chunk.span_text
+
+    def neighbour(step: int, labels: bool) -> tuple[int, int] | None:  # the sentence beside the quote, if any
+        if not 0 <= k + step < len(spans):
+            return None
+        s, e = int(spans[k + step][1]), int(spans[k + step][2])
+        return None if not labels and is_label(chunk_text(s, e)) else (s, e)
+
+    step = -1 if _CONCLUDES.search(chunk_text(start, end)) else 1
+    # where the passage ends (or starts) there, or that side is a label: the other side
+    found = neighbour(step, labels=False) or neighbour(-step, labels=True)
+    return (pos, min(start, found[0]), max(end, found[1])) if found else quote
 
 
 def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],

@@ -68,8 +68,8 @@ _WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z
 # A question typed without capitals (no capitalized word after its first) names products in lower case ("the
 # graphcore bow ipu"); one that capitalizes names writes jargon in lower case ("pretraining"). There a Latin word
 # that is rare in general English (Zipf frequency below RARE_WORD: "ipu" 1.9, "kubernetes" 2.3; "bow" 4.3,
-# "cheapest" 3.8) is read as a name where the question has two such words the corpus lacks; the corpus's own words ("tflops", "nvlink") are known names, and a
-# near-spelling of one ("bandwith", "memroy") is a typo, not a name.
+# "cheapest" 3.8) is read as a name where the question has two such words the corpus lacks; the corpus's own
+# words ("tflops", "nvlink") are known names, and a near-spelling of one ("bandwith", "memroy") is a typo.
 RARE_WORD = 2.5
 _LOWER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[a-z]{3,}(?![A-Za-z0-9\-])")
 _TYPO_SIMILARITY = 0.8

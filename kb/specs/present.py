@@ -205,6 +205,11 @@ def _ranked_by_relation(table: FactTable, query: SpecQuery, pool: list[Fact], un
                                                 text=text), rel.source
 
 
+def _rankable(facts: list[Fact]) -> list[Fact]:
+    """The figures a ranking weighs: numbers, not an announced plan."""
+    return [f for f in facts if f.is_number and not (f.note or "").startswith("announced")]
+
+
 def rank(table: FactTable, query: SpecQuery,
          lang: str) -> tuple[list[Fact], SuperlativeAnswer | None, FactSource | None]:
     """The entity with the most or least of an attribute, over every entity with a comparable value (and the
@@ -214,8 +219,7 @@ def rank(table: FactTable, query: SpecQuery,
         for entity in table.entities_with(query.attribute):
             if kinds is not None and table.vocabulary.entities[entity].kind not in kinds:
                 continue
-            facts, _ = select(table, query, entity)
-            found += [f for f in facts if f.is_number and not (f.note or "").startswith("announced")]
+            found += _rankable(select(table, query, entity)[0])
         return found
 
     # "Which chip is cheapest per hour?": chips have no hourly price, the instances built of them do.
@@ -229,24 +233,37 @@ def rank(table: FactTable, query: SpecQuery,
     scope = max(sorted({f.scope for f in candidates}, key=str), key=lambda s: sum(f.scope == s for f in candidates))
     unit = next(f.unit for f in candidates if f.scope == scope)  # so the pool holds at least that fact
     pool = [f for f in candidates if f.scope == scope and convert(f.value, f.unit, unit) is not None]
-    best: dict[str, float] = {}
+    by_entity: dict[str, list[Fact]] = {}
     for f in pool:
-        v = convert(f.value, f.unit, unit)
-        best[f.entity] = max(best.get(f.entity, v), v) if query.direction == "higher" else min(best.get(f.entity, v), v)
-    if len(best) < 2:  # a ranking of one is no ranking: never "the cheapest of 1", at most a stated relation
+        by_entity.setdefault(f.entity, []).append(f)
+    if len(by_entity) < 2:  # a ranking of one is no ranking: never "the cheapest of 1", at most a stated relation
         return _ranked_by_relation(table, query, pool, unit, scope, lang)
-    order = sorted(best, key=lambda e: best[e], reverse=query.direction == "higher")
-    top = order[0]
-    name = table.vocabulary.entities[top].display_name(lang)
-    label = table.vocabulary.attributes[query.attribute].label(lang)
-    key = "best_higher" if query.direction == "higher" else "best_lower"
-    # the winner's value as its source states it, not converted to the unit the first candidate had
-    won = next(f for f in pool if f.entity == top and convert(f.value, f.unit, unit) == best[top])
-    text = TEXTS[key][lang].format(label=label, a=name, va=fmt_range(won.value, won.value, won.unit, lang), n=len(best))
+    order, ranking = _ranking(table, query, by_entity, unit, scope, lang, named=False)
     shown = [f for e in order[:MAX_RANKED] for f in pool if f.entity == e][:MAX_RANKED * 2]
-    return shown, SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction,
-                                    lang=lang, entities=tuple(order[:MAX_RANKED]), best=top, unit=unit, scope=scope,
-                                    text=text), None
+    return shown, ranking, None
+
+
+def _ranking(table: FactTable, query: SpecQuery, by_entity: dict[str, list[Fact]], unit: str, scope: str | None,
+             lang: str, named: bool) -> tuple[list[str], SuperlativeAnswer]:
+    """The entities ordered by their best figure in ``unit`` (the asked direction first; ties in the order given),
+    and the ranking that states the winner with its value as its source writes it, not converted."""
+    higher = query.direction == "higher"
+    best: dict[str, float] = {}
+    won: dict[str, Fact] = {}
+    for entity, facts in by_entity.items():
+        for f in facts:
+            v = convert(f.value, f.unit, unit)
+            if v is not None and (entity not in best or (v > best[entity] if higher else v < best[entity])):
+                best[entity], won[entity] = v, f
+    order = sorted(best, key=lambda e: best[e], reverse=higher)
+    top = order[0]
+    key = ("best_higher" if higher else "best_lower") + ("_named" if named else "")
+    text = TEXTS[key][lang].format(label=table.vocabulary.attributes[query.attribute].label(lang),
+                                   a=table.vocabulary.entities[top].display_name(lang),
+                                   va=fmt_range(won[top].value, won[top].value, won[top].unit, lang), n=len(best))
+    return order, SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction,
+                                    lang=lang, entities=tuple(order if named else order[:MAX_RANKED]), best=top,
+                                    unit=unit, scope=scope, text=text)
 
 
 def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | None:
@@ -257,28 +274,18 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
     entries: list[SpecEntry] = []
     for entity in query.entities:
         facts, via = select(table, query, entity)
-        per[entity] = [f for f in facts if f.is_number and not (f.note or "").startswith("announced")]
+        per[entity] = _rankable(facts)
         entries += [entry(f, table, lang, via=entity if via else None) for f in per[entity]]
     shared = [s for s in sorted({f.scope for fs in per.values() for f in fs}, key=str)
               if all(any(f.scope == s for f in fs) for fs in per.values())]
     if not shared:
         return None
     unit = next(f.unit for fs in per.values() for f in fs if f.scope == shared[0])
-    values = {e: [v for f in fs if f.scope == shared[0] and (v := convert(f.value, f.unit, unit)) is not None]
-              for e, fs in per.items()}
-    if not all(values.values()):
+    in_scope = {e: [f for f in fs if f.scope == shared[0] and convert(f.value, f.unit, unit) is not None]
+                for e, fs in per.items()}
+    if not all(in_scope.values()):
         return None
-    pick = max if query.direction == "higher" else min
-    best = {e: pick(vs) for e, vs in values.items()}
-    order = sorted(best, key=lambda e: best[e], reverse=query.direction == "higher")
-    top = order[0]
-    won = next(f for f in per[top] if f.scope == shared[0] and convert(f.value, f.unit, unit) == best[top])
-    key = ("best_higher" if query.direction == "higher" else "best_lower") + "_named"
-    text = TEXTS[key][lang].format(label=table.vocabulary.attributes[query.attribute].label(lang),
-                                   a=table.vocabulary.entities[top].display_name(lang),
-                                   va=fmt_range(won.value, won.value, won.unit, lang), n=len(best))
-    ranking = SuperlativeAnswer(kind="superlative", attribute=query.attribute, direction=query.direction, lang=lang,
-                                entities=tuple(order), best=top, unit=unit, scope=shared[0], text=text)
+    _, ranking = _ranking(table, query, in_scope, unit, shared[0], lang, named=True)
     return SpecResult(merge_repeats(entries), ranking, True, False, None)
 
 
