@@ -24,11 +24,10 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from functools import lru_cache
 
 import numpy as np
 
-from kb.class_comparison import class_question, comparison_answer, statements
+from kb.class_comparison import class_question, class_spans, comparison_answer, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.language import HAN
@@ -40,10 +39,9 @@ from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.present import lookup
 from kb.specs.questions import WHY
 from kb.specs.units import DTYPE
-from kb.specs.vocabulary import name_pattern
+from kb.statements import ANSWER_FROM_TOP, passage_statement, unlisted_evidence
 from kb.textnorm import normalize_for_matching
 
-ANSWER_FROM_TOP = 3  # passages the answer may quote
 CLASS_FROM_TOP = 5  # passages a sentence comparing two classes may come from: such a sentence is rare and telling
 SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
 
@@ -75,10 +73,13 @@ def is_label(sentence: str) -> bool:
 
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
-                     lang_bonus: float = 0.0, why: bool = False) -> list[tuple[int, int, int]]:
+                     lang_bonus: float = 0.0, why: bool = False,
+                     about: frozenset[str] = frozenset()) -> list[tuple[int, int, int]]:
     """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
     question's language gains ``lang_bonus``: one that says nearly as much is read without translating. Asked
-    why, the best one comes with the sentence that gives its reason (``with_reason``)."""
+    why, the best one comes with the sentence that gives its reason (``with_reason``). Asked about entities
+    (``about``, with their relatives), a sentence whose subjects are all other entities ("... among Trainium3
+    devices" for a Trainium2 question) is quoted only when no other sentence is close enough."""
     index = retriever.index
     top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
     rows, value = retriever.sentence_evidence(scores, list(top))
@@ -86,7 +87,7 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         return []
     if lang_bonus and scores.lang:
         value = value + lang_bonus * (index.sentence_langs[rows] == scores.lang)
-    chosen, used_chunks = [], set()
+    chosen, used_chunks, elsewhere = [], set(), []
     best = float(value.max())
     for k in np.argsort(-value, kind="stable"):
         c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
@@ -94,11 +95,27 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
             break
         if c in used_chunks or is_label(index.chunks[c].span_text(s, e)):  # one quote per citation
             continue
+        if about and _about_others(index, index.chunks[c].span_text(s, e), about):
+            elsewhere.append((c, s, e))
+            continue
         used_chunks.add(c)
+        chosen.append((top[c], s, e))
+    if not chosen and elsewhere:  # nothing else is close: the best of them
+        c, s, e = elsewhere[0]
         chosen.append((top[c], s, e))
     if why and chosen:
         chosen[0] = with_reason(index, hits, chosen[0])
     return sorted(chosen)
+
+
+def _about_others(index: KnowledgeIndex, sentence: str, about: frozenset[str]) -> bool:
+    """Whether a sentence's subjects (entities it names, not as the other side of a comparison) are all
+    others than those asked about."""
+    vocabulary = index.facts.vocabulary
+    text = normalize_for_matching(sentence)
+    own = {m.entity for m in vocabulary.mentions(text)
+           if vocabulary.entities[m.entity].kind in SUBJECT_KINDS and not compared(text, m.start)}
+    return bool(own) and not own & about
 
 
 # A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...") follows its reasons; any other states a
@@ -130,6 +147,13 @@ def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
     # where the passage ends (or starts) there, or that side is a label: the other side
     found = neighbour(step, labels=False) or neighbour(-step, labels=True)
     return (pos, min(start, found[0]), max(end, found[1])) if found else quote
+
+
+def _asked_entities(index: KnowledgeIndex, text: str) -> frozenset[str]:
+    """The products a question names, with their relatives (chip and instance, series)."""
+    vocabulary = index.facts.vocabulary
+    named = {m.entity for m in vocabulary.mentions(text) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS}
+    return frozenset(named | {r for e in named for r in index.facts.related(e)})
 
 
 def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],
@@ -179,80 +203,6 @@ def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
     return not known and not (found and (query.entities or query.kind == "superlative" and query.kind_filter))
 
 
-def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tuple[int, int, int]]:
-    """A sentence of the top passages that states the asked attribute of the asked entity although the fact
-    table has no such value: it writes a quantity in the attribute's dimension and a cue of the attribute,
-    in a passage that names the entity ("1 TB/sec of DMA bandwidth" on the Inferentia2 page). Such a question is
-    answered by quoting it, not declined as ``no_fact``; the spec part still says the table lacks the value."""
-    from kb.specs.quantities import quantities
-    from kb.specs.units import UNITS
-
-    vocabulary = index.facts.vocabulary
-    attribute = vocabulary.attributes[query.attribute]
-    dimension = UNITS[attribute.unit].dimension if attribute.unit in UNITS else attribute.unit
-    cue = _cue_pattern(tuple(attribute.headers) + attribute.cue_patterns(*attribute.cues))
-    wanted = set(query.entities) | {r for e in query.entities for r in index.facts.related(e)}
-    unlisted = query.unlisted
-    for pos, hit in enumerate(hits[:ANSWER_FROM_TOP]):
-        chunk = hit.chunk
-        text = normalize_for_matching(" ".join((*chunk.section, chunk.text)))
-        if unlisted:
-            if found := next(iter(unlisted_sentences(chunk, query.unlisted, dimension)), None):
-                return [(pos, *found)]
-            continue
-        # the other side of a comparison ("40% more than MI250X") is not what the passage's figures are about,
-        # unless the question compares it too: then that sentence states the relation asked for
-        named = {m.entity for m in vocabulary.mentions(text)
-                 if query.kind == "comparison" or not compared(text, m.start)}
-        if not named & wanted:
-            continue
-        for start, end in chunk.sentences:
-            text = chunk.span_text(start, end)
-            normed = normalize_for_matching(text)
-            # a sentence about another entity ("H100: 132 SM") states nothing about the one asked
-            own = {m.entity for m in vocabulary.mentions(normed) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS
-                   and not compared(normed, m.start)}
-            if own and not own & wanted:
-                continue
-            if cue.search(normed.lower()) and any(
-                    UNITS[q.unit].dimension == dimension for q in quantities(text) if q.unit in UNITS):
-                return [(pos, start, end)]
-    return []
-
-
-@lru_cache(maxsize=64)
-def _written(names: tuple[str, ...]) -> re.Pattern:
-    """The names whole, as an entity's name is matched, not the start of a relative's ("TPU v5" is not the TPU
-    v5e, "H20" not the H200); a Chinese character may follow ("H800带宽"). Compiled once for every passage."""
-    return re.compile("|".join(name_pattern(n) for n in names), re.IGNORECASE)
-
-
-def unlisted_sentences(chunk, names: tuple[str, ...], dimension: str) -> list[tuple[int, int]]:
-    """The sentences of a passage that write the name of a thing the table has no entity for and a quantity
-    of the asked dimension: they state its attribute ("H800 带宽 300GB/s" its NVLink bandwidth), with or
-    without the attribute's cue."""
-    from kb.specs.quantities import quantities
-    from kb.specs.units import UNITS
-
-    written = _written(names)
-    if not written.search(normalize_for_matching(chunk.text)):
-        return []
-    return [(start, end) for start, end in chunk.sentences
-            if written.search(normalize_for_matching(chunk.span_text(start, end))) and
-            any(UNITS[q.unit].dimension == dimension for q in quantities(chunk.span_text(start, end)) if q.unit in UNITS)]
-
-
-def unlisted_evidence(index: KnowledgeIndex, query) -> list[int]:
-    """The passages that state the asked attribute of a thing the table has no entity for (see
-    ``unlisted_sentences``), wherever retrieval ranked them: the evidence the answer quotes, as a fact's
-    passage is."""
-    from kb.specs.units import UNITS
-
-    unit = index.facts.vocabulary.attributes[query.attribute].unit
-    dimension = UNITS[unit].dimension if unit in UNITS else unit
-    return [i for i, chunk in enumerate(index.chunks) if unlisted_sentences(chunk, query.unlisted, dimension)]
-
-
 def class_statement(retriever: Retriever, scores: QueryScores, hits: list[Hit], question):
     """((hit position, body start, body end), statement) of the sentence of the top passages that states which
     of the two asked classes is better at the most of the asked aspects, the best-scoring such sentence among
@@ -275,11 +225,6 @@ def class_statement(retriever: Retriever, scores: QueryScores, hits: list[Hit], 
         return None
     *_, span, statement = max(found)
     return span, statement
-
-
-@lru_cache(maxsize=256)
-def _cue_pattern(patterns: tuple[str, ...]) -> re.Pattern:
-    return re.compile("|".join(f"(?:{p.lstrip('^')})" for p in patterns))
 
 
 def stated_sentences(index: KnowledgeIndex, hits: list[Hit], sources) -> list[tuple[int, int, int]]:
@@ -340,16 +285,20 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         (unlisted_evidence(index, query) if query is not None and query.unlisted else [])
     pinned = list(dict.fromkeys(i for i in stated + sources + repeats if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
-    hits = retriever.rank(scores, top_k, pinned)
-    retrieved = time.perf_counter()
     unknown = unknown_names(text, index.words, scores.lang, names, entities)
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
-    subjects = entities if vocabulary.attribute_cues(text.lower(), scores.lang or "en") else known
+    # Two classes offered as alternatives ("TPU or GPU") are whom it asks, attribute or not: "for Stable
+    # Diffusion, is TPU or GPU cheaper?" asks of them.
+    subjects = (entities + class_spans(text)) if vocabulary.attribute_cues(text.lower(), scores.lang or "en") \
+        else known
+    about_unknown = asked_about(text, unknown, subjects)
+    hits = retriever.rank(scores, top_k, pinned)
+    retrieved = time.perf_counter()
     # no value in the table, no candidate reading: a passage may still state it (see passage_statement)
     statement = passage_statement(index, hits, query) if spec is not None and spec.missing and not spec.unsure else []
     reason = AbstainReason.OFF_TOPIC if off_topic else \
-        _abstain_reason(hits, scores, policy, asked_about(text, unknown, subjects), spec, bool(statement))
+        _abstain_reason(hits, scores, policy, about_unknown, spec, bool(statement))
     role = "evidence" if reason is None else "related"
     citations = [citation_for(h, n, index, role) for n, h in enumerate(hits, start=1)]
     cited = {index.chunk_position[h.chunk.chunk_id]: n for n, h in enumerate(hits, start=1)}
@@ -366,7 +315,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
             choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus,
-                             why=WHY.search(text.lower()) is not None)
+                             why=WHY.search(text.lower()) is not None, about=_asked_entities(index, text))
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})

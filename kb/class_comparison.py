@@ -106,6 +106,14 @@ def offers_classes(text: str) -> bool:
     return bool(offered) and len({cls for _, cls in _class_spans(low, [])}) == 2
 
 
+def class_spans(text: str) -> list[tuple[int, int]]:
+    """Where a question names the two classes it offers as alternatives, or nothing when it offers none."""
+    low = text.lower()
+    if not offers_classes(low):
+        return []
+    return sorted(m.span() for pattern in CLASSES.values() for m in pattern.finditer(low))
+
+
 def class_question(text: str, names: list[tuple[int, int]]) -> ClassQuestion | None:
     """The two classes a question offers as alternatives and the aspects it asks about, or None. ``names``
     are the spans of the products it names: a question that names one compares products, not classes."""

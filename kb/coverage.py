@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from kb.language import HAN, RUSSIAN_LOWER
+from kb.language import HAN, RUSSIAN_LOWER, word_frequency
 from kb.specs.quantities import NUMBER_WORDS
 
 _MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]*"
@@ -65,6 +65,8 @@ _MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|п�
 _MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
 _WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z]?(?![A-Za-z0-9])")
+# a year after a word in lower case is a date ("that 2021 comparison", "since 2020"), not a product's number
+_YEAR_AFTER_WORD = re.compile(r"[a-z]+\s+(?:19[5-9]\d|20[0-4]\d)")
 # A question typed without capitals (no capitalized word after its first) names products in lower case ("the
 # graphcore bow ipu"); one that capitalizes names writes jargon in lower case ("pretraining"). There a Latin word
 # that is rare in general English (Zipf frequency below RARE_WORD: "ipu" 1.9, "kubernetes" 2.3; "bow" 4.3,
@@ -210,17 +212,16 @@ def corpus_words(texts) -> CorpusWords:
 
 
 def prepare() -> None:
-    """Load the dictionaries names are read with (jieba's tagger, wordfreq's English list) now, so the first
+    """Load the dictionaries names and misspellings are read with (jieba's tagger, wordfreq's lists) now, so the first
     question does not wait for them."""
     list(_posseg().cut("预热"))  # a generator: the tagger loads on the first word
     _rare("warm")
+    word_frequency("тепло")
 
 
 @lru_cache(maxsize=4096)
 def _rare(word: str) -> bool:
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word, "en") < RARE_WORD
+    return word_frequency(word) < RARE_WORD
 
 
 @lru_cache(maxsize=1)
@@ -292,7 +293,7 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
             found.append(Name(f"{a.text} {b.text}", a.start, b.end))
     found += words
     found += [Name(m.group(0), m.start(), m.end()) for m in _WORD_NUMBER.finditer(question)
-              if m.group(0).split()[0].lower() not in _NOT_A_NAME_WORD and
+              if m.group(0).split()[0].lower() not in _NOT_A_NAME_WORD and not _YEAR_AFTER_WORD.fullmatch(m.group(0)) and
               (m.group(0)[0].isupper() or not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end()))]
     if not _CAPITAL.search(question, skip_to):  # a question that capitalizes no name may write one in lower case
         found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _LOWER_WORD.finditer(question)

@@ -14,6 +14,7 @@ whole package (tokenizers, name matching, normalization).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Regular-expression class bodies: CJK unified ideographs (with extension A and the
 # compatibility block), the Cyrillic block, and the lower-case Russian letters that
@@ -46,3 +47,16 @@ def detect_language(text: str) -> str | None:
     if han or cyrillic:
         return "zh" if han * _HAN_WEIGHT >= cyrillic else "ru"
     return "en" if any(ch.isascii() and ch.isalpha() for ch in text) else None
+
+
+# A word this common in general usage (wordfreq's Zipf scale: 3 is once per million words) is a word of the
+# language, not a misspelling of a rarer one ("wants" is no "watts").
+COMMON_WORD = 3.0
+
+
+@lru_cache(maxsize=8192)
+def word_frequency(word: str) -> float:
+    """How common a Latin or Cyrillic word is in general English or Russian (Zipf scale, 0 when unknown)."""
+    from wordfreq import zipf_frequency  # loads its word list on first use: kb.coverage.prepare warms it
+
+    return zipf_frequency(word, "ru" if has_cyrillic(word) else "en")

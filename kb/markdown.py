@@ -17,6 +17,7 @@ from kb.models import Article, Section
 from kb.tables import Table, parse_table
 
 _PARSER = MarkdownIt("commonmark").enable("table")
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,8 @@ def parse_article(article: Article) -> tuple[list[Section], list[Block]]:
             kind = "table"
         elif token.type in {"fence", "code_block"}:
             kind = "code"
-        elif token.type == "html_block":
-            kind = "prose"
+        elif token.type == "html_block" and not _COMMENT.fullmatch(token.content.strip()):
+            kind = "prose"  # raw HTML with text in it; a comment is a note to the editors and says nothing
         else:
             continue
         start = lines[token.map[0]]

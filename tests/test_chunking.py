@@ -134,3 +134,11 @@ def test_table_sentences_are_rows_never_the_header(corpus_chunks):
         # every sentence is embedded with the column names: the chunk's own header row, or the repeated one
         header = normalize_for_matching(lines[0]) if opens else chunk.embed_text.split("\n")[1]
         assert all(t.split("\n")[1] == header for t in sentence_texts(chunk))
+
+
+def test_an_html_comment_is_a_note_to_the_editors_and_never_a_passage(corpus_chunks):
+    # the MI300 page keeps "<!--- We need performance data about the P2P communication here. -->": it was quoted
+    # as the answer to how the GPUs of a node talk to each other
+    texts = [c.text for _, chunks in corpus_chunks for c in chunks]
+    assert not any("<!--" in t or "We need performance data" in t for t in texts)
+    assert any("fully connected 8-GPU system" in t for t in texts)

@@ -285,3 +285,46 @@ def test_amounts_in_a_question_are_not_unknown_names_and_a_value_two_articles_st
     assert len({s["citation"]["article_id"] for s in body["specs"]}) >= 2  # both articles are still cited
     sized = client.post("/v1/ask", json={"question": "微调一个13B模型需要多少显存"}).json()
     assert sized["unknown_names"] == [] and sized["abstain_reason"] != "unknown_name"
+
+
+@pytest.mark.parametrize("question", ["Does the A100 SXM use more power than the A100 PCIe?",
+                                      "A100 PCIe 和 SXM 版哪个功耗更高",
+                                      "Потребляет ли A100 SXM больше энергии, чем версия PCIe?"])
+def test_a_comparison_the_table_cannot_make_is_answered_by_the_sentence_that_states_it_in_words(client, question):
+    # no power figure for either A100, but "the SXM version uses 30% more power" states the relation asked
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["answerable"] and "30% more power" in body["answer"]["text"], body
+    # a comparative beside another attribute's cue states nothing about power: still declined
+    other = client.post("/v1/ask", json={"question": "Which has the higher TDP, the Gaudi2 or the Trainium2?"}).json()
+    assert not other["answerable"] and other["abstain_reason"] == "no_fact", other
+
+
+@pytest.mark.parametrize("question, winner", [
+    ("If I train a Stable Diffusion model, is TPU or GPU cheaper?", "TPU is cheaper than GPU"),
+    ("训练 Stable Diffusion，TPU 还是 GPU 更便宜？", "TPU 比 GPU 更便宜"),
+])
+def test_a_name_said_in_passing_does_not_decline_a_class_comparison(client, question, winner):
+    # the two classes offered are whom it asks, not "Stable Diffusion", which the corpus never writes
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["answerable"] and body["unknown_names"] == ["Stable Diffusion"], body
+    assert body["spec_answer"]["text"].startswith(winner), body["spec_answer"]
+    # the same unknown name as the thing compared is what it asks about: declined
+    asked = client.post("/v1/ask", json={"question": "Is Stable Diffusion or the H100 cheaper?"}).json()
+    assert not asked["answerable"] and asked["abstain_reason"] == "unknown_name", asked
+
+
+@pytest.mark.parametrize("question", ["A100 和 H100 哪个更便宜？", "Which is cheaper, the A100 or the H100?"])
+def test_a_sentence_naming_only_the_other_side_of_a_stated_comparison_is_quoted_with_its_subject(client, question):
+    # "But given the much lower cost than H100 this is still a great GPU." names the H100 as the other side; the
+    # sentence before it names the A100 it is about
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["answerable"], body
+    assert "[A100]" in body["answer"]["text"] and "much lower cost than H100" in body["answer"]["text"]
+
+
+def test_a_sentence_about_other_products_is_not_quoted_for_the_one_asked_about(client):
+    # "16 CC-Cores orchestrate collective communication among Trainium3 devices" scored best for this Trainium2
+    # question and was quoted first
+    body = client.post("/v1/ask", json={"question": "Trainium2 上的 CC-Core 是干什么用的？"}).json()
+    text = body["answer"]["text"]
+    assert "among Trainium2 chips" in text and "Trainium3" not in text, text

@@ -146,6 +146,12 @@ def test_an_acronym_beside_a_word_of_its_dimension_names_the_kind_asked(table):
     for question, lang in [("How much SBUF memory does Trainium2 have?", "en"),
                            ("Сколько SBUF-памяти на одном чипе Trainium2?", "ru")]:
         assert understand(question, lang, table).attribute == "sbuf_capacity"
+    # a cue inside the word the acronym overrules goes with it: "memory" of "SBUF on-chip memory" is no HBM
+    assert understand("how much SBUF on-chip memory does one Trainium2 chip have?", "en", table).attribute == \
+        "sbuf_capacity"
+    # a term glossed in brackets and joined to "per SM" by a verb is still the shared memory per SM
+    assert understand("Сколько shared memory (SMEM) приходится на один SM в A100?", "ru", table).attribute == \
+        "smem_per_sm"
     assert understand("How much L2 cache memory does the H100 have?", "en", table).attribute == "l2_cache"
     assert understand("How much HBM memory does the H100 have?", "en", table).attribute == "memory_capacity"
     # the modifier before the noun in Russian, as in "хост-память", names the host's memory as "память хоста" does
@@ -235,8 +241,9 @@ def test_a_paragraph_that_names_nothing_is_about_the_articles_subject_surely_onl
         article = parse_article(HEAD.format(title="AMD Instinct MI250 microarchitecture", lang="en") + "\n" +
                                 sentence + "\n", "en/test-article.md")
         facts, candidates, _, _ = read_prose(article, table.vocabulary, Path("corpus"))
-        return ({(f.entity, f.attribute, f.value) for f in facts},
-                {(c.entity, c.attribute, c.value) for c in candidates})
+        # the bandwidth is what is about the subject here ("four links" is a count read beside it)
+        return ({(f.entity, f.attribute, f.value) for f in facts if f.attribute == "die_link_bandwidth"},
+                {(c.entity, c.attribute, c.value) for c in candidates if c.attribute == "die_link_bandwidth"})
     unsure = read("Two GCDs are connected by four links, giving 200 GB/sec peak transfer bandwidth between the two GCDs.")
     assert unsure == (set(), {("amd-mi250", "die_link_bandwidth", 200)})
     sure = read("The two GCDs in the package are connected by four links, giving 200 GB/sec peak transfer "

@@ -202,6 +202,12 @@ def test_the_variants_of_a_product_named_by_their_word_alone(table):
     assert named("what is the PCIe bandwidth of the H100?") == ["nvidia-h100-sxm"]
     assert named("H100 or A100 - PCIe or SXM?") == ["nvidia-h100-sxm", "nvidia-a100-sxm", "nvidia-a100-pcie",
                                                      "nvidia-a100-sxm"]
+    # a variant word made a product by a noun beside it names that variant, in any language
+    assert named("Does the A100 SXM use more power than the PCIe one?") == ["nvidia-a100-sxm", "nvidia-a100-pcie"]
+    assert named("A100 PCIe 和 SXM 版哪个功耗更高") == ["nvidia-a100-pcie", "nvidia-a100-sxm"]
+    assert named("Потребляет ли A100 SXM больше, чем версия PCIe?") == ["nvidia-a100-sxm", "nvidia-a100-pcie"]
+    assert named("H100 SXM: what is its PCIe bandwidth?") == ["nvidia-h100-sxm"]  # no noun: a word
+    assert named("A100 SXM or the H100 PCIe version?") == ["nvidia-a100-sxm", "nvidia-h100-pcie"]
     query = understand("У какой версии A100 меньше памяти — PCIe или SXM?", "ru", table)
     assert query.kind == "comparison" and set(query.entities) == {"nvidia-a100-sxm", "nvidia-a100-pcie"}
 
@@ -631,3 +637,51 @@ def test_a_precision_and_a_word_for_power_compare_the_peak_in_that_precision(tab
     _, spec = lookup(table, "у кого FP64 мощнее, B300 или B200?", "ru")
     assert spec.answer.kind == "comparison" and spec.answer.higher == "nvidia-b200-sxm"
     assert spec.answer.text.startswith("У NVIDIA B200 SXM больше: 296 TFLOPS")
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("What are the CC-Cores of Trainium2 used for?", "en"),
+    ("What does a NeuronCore do?", "en"),
+    ("Что такое Logical NeuronCore Configuration (LNC) в Trainium2?", "ru"),
+    ("Для чего нужны CC-Cores в Trainium2?", "ru"),
+    ("Trainium2 上的 CC-Core 是干什么用的？", "zh"),
+    ("什么是 NeuronCore？", "zh"),
+])
+def test_what_a_thing_is_or_is_for_asks_a_definition_not_a_figure(table, question, lang):
+    # "NeuronCore" and "CC-Core" are words of core counts; asked what they are, no count answers
+    assert understand(question, lang, table) is None
+    assert understand("How many CC-Cores does Trainium2 have?", "en", table).attribute == "cc_cores"
+
+
+def test_links_their_bandwidth_and_local_storage_are_attributes_asked_in_every_language(table):
+    # the NVLink table's per-link bandwidth and ports per GPU were skipped while no attribute measured them
+    assert {(f.attribute, f.value, f.unit) for f in table.about("nvlink-4", "link_bandwidth")} == {
+        ("link_bandwidth", 25.0, "GB/s")}
+    assert [(f.value, f.unit) for f in table.about("nvlink-4", "link_count")] == [(18.0, "links")]
+    asked = {
+        ("nvlink4 跟 nvlink5 单条 link 哪个快", "zh"): "link_bandwidth",
+        ("What is the per-link bandwidth of NVLink 5?", "en"): "link_bandwidth",
+        ("Какая пропускная способность одного линка NVLink 4?", "ru"): "link_bandwidth",
+        ("How many links per GPU does NVLink 4.0 have?", "en"): "link_count",
+        ("How much local NVMe storage does a DL1 instance have?", "en"): "local_storage",
+        ("Сколько NVMe-хранилища у инстанса DL1?", "ru"): "local_storage",
+        # a word between the two words of a cue, and a versioned acronym
+        ("Какая площадь у кристалла Cerebras WSE-3 в мм²?", "ru"): "die_area",
+        ("Какая пропускная способность EFAv3 у trn2.48xlarge?", "ru"): "network_bandwidth",
+        # an interconnect's acronym with "per link" is that interconnect's own per-link figure
+        ("Which TPU has more ICI bandwidth per link, v5e or v6e?", "en"): "ici_bandwidth",
+        ("TPU v5e 每条 ICI 链路带宽是多少", "zh"): "ici_bandwidth",
+        # between instances, where the interconnect's own name is a cue of the chip-to-chip bandwidth; a head
+        # noun's phrase that holds the other cue is not governed by it
+        ("Trn2 UltraServer 里，跨实例的 NeuronLink-v3 带宽每颗芯片是多少？", "zh"): "inter_instance_bandwidth",
+        ("Какая пропускная способность NeuronLink между инстансами в Trn2 UltraServer?", "ru"):
+            "inter_instance_bandwidth",
+        ("What is the NeuronLink bandwidth of Trainium2?", "en"): "interchip_bandwidth",
+        # a unit of area written in the question names the one attribute measured in it
+        ("How big is the NVIDIA A100 die, in mm²?", "en"): "die_area",
+        ("A100 芯片有多少平方毫米？", "zh"): "die_area",
+        # a count with the measure word 个 is not a count of links unless links are named
+        ("Trn2 有多少个 NeuronCore？", "zh"): "neuron_cores",
+    }
+    for (question, lang), attribute in asked.items():
+        assert understand(question, lang, table).attribute == attribute, question

@@ -13,7 +13,8 @@ from kb.markdown import parse_article
 from kb.models import Article
 from kb.specs.model import Bound, Fact, FactSource, Status
 from kb.specs.units import UNITS, canonical_unit, numbers_in, same_number
-from kb.specs.vocabulary import Vocabulary, load_yaml_items, validated
+from kb.specs.vocabulary import Vocabulary
+from kb.specs.yaml_entries import load_yaml_items, validated
 
 FACTS_FILE = "facts.yaml"
 

@@ -73,6 +73,11 @@ _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
 WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为啥|为何|怎么会")
+# What a thing is or is for ("what is SBUF used for", "что такое LNC", "CC-Core 是干什么用的") asks for a
+# definition, not a figure, though the thing is an attribute's word ("NeuronCore" counts cores).
+DEFINES = re.compile(r"\bwhat (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+)? (?:used )?for\b|\bwhat (?:does|do) .{1,40}? do\b|"
+                     r"\bused for\b|\bpurpose of\b|\brole of\b|что такое|для чего|(?<![а-яё])зачем нуж|что дела\w*|"
+                     r"\bрол[ьи]\b|назначени|什么是|干什么|做什么用|有什么用|的作用|用途|起什么")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
     "%": r"%|percent|процент\w*|百分",
@@ -84,6 +89,7 @@ _UNIT_WORDS = {
     "GB": r"\bgi?b\b|гигабайт\w*|\bгб\b",
     "TB/s": r"\bt?gb/s\b|\btb/s\b|\bgbps\b",
     "TFLOPS": r"\btflops\b|\bpflops\b|\btops\b",
+    "mm²": r"mm²|\bmm2\b|мм²|\bмм2\b|平方毫米|square millimet\w+|квадратн\w+ миллиметр\w*",
 }
 # Words that ask how fast something goes: the answer is a rate (bandwidth, compute, clock), never a size or a
 # count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
@@ -186,8 +192,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
     heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
     spans = heads or spans
-    if WHY.search(low):
-        return None  # a reason is asked, not a figure: the passage that gives it answers
+    if WHY.search(low) or DEFINES.search(low):
+        return None  # a reason or a definition is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, table)
     fast = _FAST_WORDS.search(low)
     if fast and _FAST_COMPARATIVES.fullmatch(fast.group(0)) and len(entities) < 2:
@@ -329,8 +335,9 @@ def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans:
 
 
 # Two cues side by side: one right after the other ("SBUF memory", "SBUF-памяти", "片上缓存 SBUF") or in brackets
-# right after it ("SBUF (on-chip памяти)", "片上缓存(SBUF)"); one of them an acronym ("sbuf", "smem", "l2").
-_SIDE_BY_SIDE = re.compile(r"[ -]?(?:\([^()]{0,20})?")
+# right after it ("SBUF (on-chip памяти)", "片上缓存(SBUF)"), or with the word of rate they share between them
+# ("ICI bandwidth per link"); one of them an acronym ("sbuf", "smem", "l2", "ici").
+_SIDE_BY_SIDE = re.compile(r"[ -]?(?:\([^()]{0,20})?(?:(?:bandwidth|bw|пропускн\w* способност\w*|带宽)\s*)?")
 _ACRONYM = re.compile(r"[a-z][a-z0-9]{1,3}|[a-z0-9]{1,3}[a-z]")  # a short Latin token: "sbuf", "l2" (not "memory")
 
 
@@ -354,7 +361,10 @@ def _apposed(cues: list[tuple[int, str]], spans: dict[str, list[tuple[int, int]]
                     continue  # two words, or two acronyms: a phrase of its own ("исходящая пропускная способность сети")
                 term, word = (a, b) if first else (b, a)
                 dropped.add(term if has_facts(word) and not has_facts(term) else word)
-    return dropped
+    # a cue inside a dropped one's phrase goes with it ("memory" of "SBUF on-chip memory")
+    inside = {c for c in cued if c not in dropped and spans.get(c) and any(
+        all(any(ds <= s and e <= de for ds, de in spans.get(d, [])) for s, e in spans[c]) for d in dropped)}
+    return dropped | inside
 
 
 def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[str]:
@@ -365,8 +375,9 @@ def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[
     governed = set()
     for a, a_spans in spans.items():
         for b, b_spans in spans.items():
-            if a != b and any(link.fullmatch(low[ae:bs]) and not any(s <= bs < e for s, e in a_spans)
-                              for _, ae in a_spans for bs, _ in b_spans if bs >= ae):
+            inside = any(bs <= s and e <= be for s, e in a_spans for bs, be in b_spans)  # b's phrase holds a's
+            if a != b and not inside and any(link.fullmatch(low[ae:bs]) and not any(s <= bs < e for s, e in a_spans)
+                                             for _, ae in a_spans for bs, _ in b_spans if bs >= ae):
                 governed.add(b)
     return set(spans) - governed
 

@@ -25,7 +25,8 @@ from kb.models import Article
 from kb.specs.model import Fact, FactSource
 from kb.specs.relations import Relation
 from kb.specs.units import DTYPE, UNITS, canonical_unit, dtype_name, numbers_in, rebase, topology_chips
-from kb.specs.vocabulary import Vocabulary, load_yaml_items, validated
+from kb.specs.vocabulary import Vocabulary
+from kb.specs.yaml_entries import load_yaml_items, validated
 from kb.tables import Table
 
 TABLES_FILE = "tables.yaml"

@@ -59,7 +59,7 @@ _UNITS = [
     Unit("USD/h", "USD/h", 1),
 ]
 # Counted things: each is its own dimension.
-COUNTS = ("SM", "CUs", "cores", "chips", "instances", "transistors", "images/s", "vCPUs")
+COUNTS = ("SM", "CUs", "cores", "chips", "instances", "transistors", "images/s", "vCPUs", "links")
 for _count in COUNTS:
     _UNITS.append(Unit(_count, _count, 1))
 _UNITS.append(Unit("", "text", 1))
@@ -228,6 +228,7 @@ UNIT_NAMES = {
     "SM": {"en": "SMs", "ru": "SM", "zh": "个 SM"},
     "CUs": {"en": "CUs", "ru": "CU", "zh": "个 CU"},
     "vCPUs": {"en": "vCPUs", "ru": "vCPU", "zh": "个 vCPU"},
+    "links": {"en": "links", "ru": "линков", "zh": "条链路"},
 }
 
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
-import yaml
-from pydantic import ValidationError
-
 from kb.errors import SpecError
-from kb.language import has_cyrillic
+from kb.language import COMMON_WORD, has_cyrillic, word_frequency
 from kb.specs.model import Attribute, Entity
+from kb.specs.yaml_entries import load_yaml_items, validated
 from kb.textnorm import normalize_for_matching
 
 ENTITIES_FILE = "entities.yaml"
@@ -46,41 +45,6 @@ def plain_words(text: str) -> tuple[str, list[int]]:
     return "".join(out), at
 
 
-def load_yaml_items(path: Path) -> list[tuple[int, dict]]:
-    """The mappings of a YAML list file, each with the line it starts on (for error messages)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        root = yaml.compose(text)
-        data = yaml.safe_load(text)
-    except FileNotFoundError:
-        raise SpecError(str(path), "file is missing") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise SpecError(where, f"not valid YAML ({getattr(exc, 'problem', exc)})") from None
-    if data is None:
-        return []
-    if not isinstance(data, list) or root is None:
-        raise SpecError(f"{path}:1", "expected a list of entries")
-    items = []
-    for node, item in zip(root.value, data, strict=True):
-        line = node.start_mark.line + 1
-        if not isinstance(item, dict):
-            raise SpecError(f"{path}:{line}", "expected a mapping")
-        items.append((line, item))
-    return items
-
-
-def validated(model, where: str, item: dict):
-    """``model`` from a YAML entry, or a SpecError naming the file, line and first bad field."""
-    try:
-        return model.model_validate(item)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "entry"
-        raise SpecError(where, f"field '{field}': {first['msg']}") from None
-
-
 _WORD = "A-Za-z0-9А-Яа-яЁё_"
 # The cost of doing something (migrating, porting, communicating, powering) is not the hardware's price.
 WORK_COST = re.compile(
@@ -93,6 +57,10 @@ WORK_COST = re.compile(
 # a version written alone after a name and a listing or opposing word: "TPU v3 和 v4", "Trainium2 or 3"
 LISTING = r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
 ELIDED = re.compile(LISTING + r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-]|\.\d)")
+# a variant word made a product by the word beside it ("the PCIe one", "PCIe-версия", "版本"): "the PCIe
+# bandwidth" names no product, "the PCIe version" does
+_VARIANT_NOUN = r"(?:one|version|variant|model|card|board|верси\w*|вариант\w*|модел\w*|карт\w*)"
+_VARIANT_ZH = r"(?:版本?|款|型号)"
 _VARIANT_WORD = re.compile(LISTING + r"([A-Za-z][A-Za-z0-9]*)(?![\w-])")  # "PCIe" of "H100 SXM or PCIe"
 # what may follow a short name that is a bare number: an end of clause, a dash, or (in Chinese) a question word
 AFTER_SHORT_NAME = re.compile(r"\s*(?:[?!.,;:)\-—–]|$|[？！，。、：；）]|吗|哪|谁|的|呢|和|与|或|跟)")
@@ -161,6 +129,17 @@ def _model_stems(name: str) -> set[str]:
     numbered = [i for i, w in enumerate(words) if re.search(r"\d", w)] or [-1]
     first = numbered[-2] + 1 if len(numbered) > 1 else 0
     return {_model_stem(" ".join(words[i:])) for i in range(first, numbered[-1] + 1)} - {""}
+
+
+@lru_cache(maxsize=256)
+def _variant_patterns(variants: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    """For a product's variant words: two of them as alternatives ("PCIe or SXM"), and one made a product by a
+    noun beside it ("the PCIe one", "версия PCIe", "SXM 版"). Compiled once per product."""
+    words = "|".join(map(re.escape, sorted(variants, key=len, reverse=True)))
+    pair = re.compile(rf"(?<![\w-])({words}){LISTING}({words})(?![\w-])", re.IGNORECASE)
+    named = re.compile(rf"(?<![\w-])({words})(?:[\s-]+{_VARIANT_NOUN}\b|\s*{_VARIANT_ZH})|"
+                       rf"(?<![\w-])(?:верси[яиюей]|вариант\w*|модел\w*)\s+({words})(?![\w-])", re.IGNORECASE)
+    return pair, named
 
 
 class Vocabulary:
@@ -259,7 +238,7 @@ class Vocabulary:
                 taken.insert(i + 1, found)
             i += 1
         for m in list(taken):
-            for found in self._variant_pair(text, m):
+            for found in self._variant_pair(text, m) + self._variant_named(text, m):
                 if not any(found.start < t.end and t.start < found.end for t in taken):
                     taken.append(found)
         return sorted(taken, key=lambda m: m.start)
@@ -280,13 +259,26 @@ class Vocabulary:
         base = self._base(mention)
         if base is None or base[1] is not None:
             return []
-        words = "|".join(map(re.escape, sorted(self._variants[base[0]], key=len, reverse=True)))
-        pair = re.compile(rf"(?<![\w-])({words}){LISTING}({words})(?![\w-])", re.IGNORECASE)
-        m = pair.search(text, mention.end)
+        m = _variant_patterns(tuple(self._variants[base[0]]))[0].search(text, mention.end)
         if not m or m.group(1).lower() == m.group(2).lower() or \
                 any(pattern.search(text, mention.end, m.start()) for pattern, _ in self._names):
             return []  # the same word twice, or another product named nearer: whose variants they are is unsure
         return [Mention(self._variants[base[0]][m.group(k).lower()], m.start(k), m.end(k), m.group(k)) for k in (1, 2)]
+
+    def _variant_named(self, text: str, mention: Mention) -> list[Mention]:
+        """Another variant of a product named after it by its word and a noun that makes it a product ("A100
+        SXM ... the PCIe one", "A100 PCIe ... SXM-версия", "A100 ... PCIe 版"), with no other product between."""
+        base = self._base(mention)
+        if base is None:
+            return []
+        m = _variant_patterns(tuple(self._variants[base[0]]))[1].search(text, mention.end)
+        if not m:
+            return []
+        k = 1 if m.group(1) else 2
+        eid = self._variants[base[0]][m.group(k).lower()]
+        if eid == mention.entity or any(pattern.search(text, mention.end, m.start()) for pattern, _ in self._names):
+            return []
+        return [Mention(eid, m.start(k), m.end(k), m.group(k))]
 
     def _elided(self, text: str, mention: Mention) -> Mention | None:
         """The name written as its version alone right after ``mention`` and a word that lists or opposes
@@ -332,7 +324,8 @@ class Vocabulary:
 
     def mend_spelling(self, text: str, known: frozenset[str] = frozenset()) -> str:
         """``text`` (lower case) with each word of five letters or more that is neither a word of ``known``
-        (the corpus's words: "lower" is no misspelling of "power") nor begins like a cue, but is a single
+        (the corpus's words: "lower" is no misspelling of "power") nor common in general usage ("wants" is
+        no "watts") nor begins like a cue, but is a single
         edit from one cue word ("clcok", "bandwdith"), replaced by that cue word. Chinese is left as written: by sound
         ("现存" for "显存") or by swapped characters ("宽带"), ordinary words would become cue words ("适中" sounds
         like "时钟", "可能性" holds "能性")."""
@@ -341,7 +334,9 @@ class Vocabulary:
             if word in known or any(word.startswith(c) or c.startswith(word) for c in self._cue_stems):
                 return word
             close = [c for c in self._cue_words if abs(len(c) - len(word)) <= 1 and one_edit(word, c)]
-            return close[0] if len(close) == 1 else word
+            if len(close) != 1 or word_frequency(word) >= COMMON_WORD:
+                return word  # a common word is no misspelling ("wants" of "watts")
+            return close[0]
         return re.sub(r"(?<![\w])[a-zа-яё]{5,}(?![\w])", mend, text)
 
     def mend_names(self, text: str, known: frozenset[str] = frozenset()) -> str:
