@@ -35,7 +35,6 @@ from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
-from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.present import lookup
 from kb.specs.questions import WHY
 from kb.specs.units import DTYPE
@@ -73,13 +72,10 @@ def is_label(sentence: str) -> bool:
 
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
-                     lang_bonus: float = 0.0, why: bool = False,
-                     about: frozenset[str] = frozenset()) -> list[tuple[int, int, int]]:
+                     lang_bonus: float = 0.0, why: bool = False) -> list[tuple[int, int, int]]:
     """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
     question's language gains ``lang_bonus``: one that says nearly as much is read without translating. Asked
-    why, the best one comes with the sentence that gives its reason (``with_reason``). Asked about entities
-    (``about``, with their relatives), a sentence whose subjects are all other entities ("... among Trainium3
-    devices" for a Trainium2 question) is quoted only when no other sentence is close enough."""
+    why, the best one comes with the sentence that gives its reason (``with_reason``)."""
     index = retriever.index
     top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
     rows, value = retriever.sentence_evidence(scores, list(top))
@@ -87,7 +83,7 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         return []
     if lang_bonus and scores.lang:
         value = value + lang_bonus * (index.sentence_langs[rows] == scores.lang)
-    chosen, used_chunks, elsewhere = [], set(), []
+    chosen, used_chunks = [], set()
     best = float(value.max())
     for k in np.argsort(-value, kind="stable"):
         c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
@@ -95,27 +91,11 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
             break
         if c in used_chunks or is_label(index.chunks[c].span_text(s, e)):  # one quote per citation
             continue
-        if about and _about_others(index, index.chunks[c].span_text(s, e), about):
-            elsewhere.append((c, s, e))
-            continue
         used_chunks.add(c)
-        chosen.append((top[c], s, e))
-    if not chosen and elsewhere:  # nothing else is close: the best of them
-        c, s, e = elsewhere[0]
         chosen.append((top[c], s, e))
     if why and chosen:
         chosen[0] = with_reason(index, hits, chosen[0])
     return sorted(chosen)
-
-
-def _about_others(index: KnowledgeIndex, sentence: str, about: frozenset[str]) -> bool:
-    """Whether a sentence's subjects (entities it names, not as the other side of a comparison) are all
-    others than those asked about."""
-    vocabulary = index.facts.vocabulary
-    text = normalize_for_matching(sentence)
-    own = {m.entity for m in vocabulary.mentions(text)
-           if vocabulary.entities[m.entity].kind in SUBJECT_KINDS and not compared(text, m.start)}
-    return bool(own) and not own & about
 
 
 # A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...") follows its reasons; any other states a
@@ -147,13 +127,6 @@ def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
     # where the passage ends (or starts) there, or that side is a label: the other side
     found = neighbour(step, labels=False) or neighbour(-step, labels=True)
     return (pos, min(start, found[0]), max(end, found[1])) if found else quote
-
-
-def _asked_entities(index: KnowledgeIndex, text: str) -> frozenset[str]:
-    """The products a question names, with their relatives (chip and instance, series)."""
-    vocabulary = index.facts.vocabulary
-    named = {m.entity for m in vocabulary.mentions(text) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS}
-    return frozenset(named | {r for e in named for r in index.facts.related(e)})
 
 
 def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],
@@ -288,7 +261,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     unknown = unknown_names(text, index.words, scores.lang, names, entities)
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
-    # Two classes offered as alternatives ("TPU or GPU") are whom it asks, attribute or not: "for Stable
+    # Two classes offered as alternatives ("TPU or GPU") with an attribute are whom it asks: "for Stable
     # Diffusion, is TPU or GPU cheaper?" asks of them.
     subjects = (entities + class_spans(text)) if vocabulary.attribute_cues(text.lower(), scores.lang or "en") \
         else known
@@ -315,7 +288,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
             choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus,
-                             why=WHY.search(text.lower()) is not None, about=_asked_entities(index, text))
+                             why=WHY.search(text.lower()) is not None)
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})

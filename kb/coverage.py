@@ -65,8 +65,9 @@ _MODEL_AFTER = re.compile(r"\W{0,2}(?:的|大)?(?:param|models?\b|модел|п�
 _MODEL_BEFORE = re.compile(r"(?:\bmodels?|модел\w*|模型)\W{0,2}$", re.IGNORECASE)
 # A word and a number side by side names a product whatever its case ("maia 100", "dojo d1").
 _WORD_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])[A-Za-z]{3,}\s+[A-Za-z]?\d+[A-Za-z]?(?![A-Za-z0-9])")
-# a year after a word in lower case is a date ("that 2021 comparison", "since 2020"), not a product's number
-_YEAR_AFTER_WORD = re.compile(r"[a-z]+\s+(?:19[5-9]\d|20[0-4]\d)")
+# a year after a word that dates things is a date ("that 2021 comparison", "Since 2020"), not a product's number
+_YEAR_AFTER_WORD = re.compile(r"(?:since|that|this|during|before|after|from|until|till|early|late|mid|year)\s+"
+                              r"(?:19[5-9]\d|20[0-4]\d)", re.IGNORECASE)
 # A question typed without capitals (no capitalized word after its first) names products in lower case ("the
 # graphcore bow ipu"); one that capitalizes names writes jargon in lower case ("pretraining"). There a Latin word
 # that is rare in general English (Zipf frequency below RARE_WORD: "ipu" 1.9, "kubernetes" 2.3; "bow" 4.3,

@@ -90,7 +90,7 @@ def parse_article(article: Article) -> tuple[list[Section], list[Block]]:
             kind = "table"
         elif token.type in {"fence", "code_block"}:
             kind = "code"
-        elif token.type == "html_block" and not _COMMENT.fullmatch(token.content.strip()):
+        elif token.type == "html_block" and _COMMENT.sub("", token.content).strip():
             kind = "prose"  # raw HTML with text in it; a comment is a note to the editors and says nothing
         else:
             continue

@@ -66,11 +66,13 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
                     UNITS[q.unit].dimension == dimension for q in quantities(text) if q.unit in UNITS):
                 return [(pos, start, end)]
             # a comparison the table cannot make may still be stated in words ("the SXM version uses 30% more
-            # power", "the much lower cost than H100"): a sentence naming a compared side, on either side of
-            # its comparative, with the comparative beside the attribute's cue
-            if query.kind == "comparison" and {m.entity for m in subjects} & wanted and _compares(low, cue):
-                # naming only the other side ("lower cost than H100"), it is about what the sentence before names
-                return [(pos, previous[0] if previous and not own & wanted else start, end)]
+            # power"): a sentence that names only the compared sides, with a comparative beside the attribute's
+            # cue, whose subject is one of them; naming only the other side ("the much lower cost than H100"),
+            # its subject is what the sentence before names
+            named_here = {m.entity for m in subjects}
+            if query.kind == "comparison" and named_here and named_here <= wanted and \
+                    (own & wanted or previous) and _compares(low, cue):
+                return [(pos, start if own & wanted else previous[0], end)]
             previous = (start, end) if own & wanted else None
     return []
 
@@ -78,7 +80,8 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
 def _compares(text: str, cue: re.Pattern) -> bool:
     """Whether a comparative word stands within a few words of a cue of the attribute ("30% more power",
     "功耗更高", "потребляет больше энергии")."""
-    return any(COMPARATIVE.search(text, max(0, c.start() - NEAR_CUE), c.end() + NEAR_CUE) for c in cue.finditer(text))
+    words = [w.span() for w in COMPARATIVE.finditer(text)]
+    return any(ws < c.end() + NEAR_CUE and c.start() - NEAR_CUE < we for c in cue.finditer(text) for ws, we in words)
 
 
 @lru_cache(maxsize=64)
@@ -111,4 +114,7 @@ def unlisted_evidence(index: KnowledgeIndex, query) -> list[int]:
 
 @lru_cache(maxsize=256)
 def cue_pattern(patterns: tuple[str, ...]) -> re.Pattern:
-    return re.compile("|".join(f"(?:{p.lstrip('^')})" for p in patterns))
+    """A table header's pattern ("^power") and the cues, as one pattern over prose: a header pattern matches a
+    whole word there ("power", not "powerful")."""
+    return re.compile("|".join(f"(?<![a-z])(?:{p[1:]})(?![a-z])" if p.startswith("^") else f"(?:{p})"
+                               for p in patterns))

@@ -142,3 +142,14 @@ def test_an_html_comment_is_a_note_to_the_editors_and_never_a_passage(corpus_chu
     texts = [c.text for _, chunks in corpus_chunks for c in chunks]
     assert not any("<!--" in t or "We need performance data" in t for t in texts)
     assert any("fully connected 8-GPU system" in t for t in texts)
+
+
+def test_text_between_two_html_comments_is_kept(project_settings):
+    from kb.corpus import parse_article as parse_text
+    path = project_settings.corpus_dir / "en" / "amd-instinct-mi300-microarchitecture.md"
+    head = "---" + path.read_text(encoding="utf-8").split("---")[1] + "---\n"  # a real article's front matter
+    body = "Intro.\n\n<!-- a --> The MI300X has 192 GB. <!-- b -->\n\n<!-- note -->\n"
+    article = parse_text(head + body, "en/amd-instinct-mi300-microarchitecture.md")
+    _, blocks = parse_article(article)
+    kept = [article.body[b.char_start:b.char_end] for b in blocks]
+    assert any("192 GB" in k for k in kept) and not any(k.strip() == "<!-- note -->" for k in kept)

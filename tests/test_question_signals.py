@@ -60,7 +60,9 @@ def test_names_the_corpus_never_mentions_in_any_script():
     assert _unknown("is microsoft's maia 100 faster", words) == ["maia 100"]  # a word and a number, any case
     # a year after a word in lower case is a date, not a product's number
     assert _unknown("In that 2021 price comparison, what did the Gaudi2 cost?", words) == []
+    assert _unknown("Since 2020, how much has the Gaudi2 price changed?", words) == []
     assert _unknown("is the dojo 300 faster", words) == ["dojo 300"]  # no year
+    assert _unknown("is the rtx 2000 faster", words) == ["rtx 2000"]  # a year-like number after a name
     assert _unknown("What memory does the Gaudi2 have?", words) == []  # "What" starts the sentence
     assert _unknown("Is MI300X faster than TPU v5e?", words) == []
 

@@ -208,6 +208,12 @@ def test_the_variants_of_a_product_named_by_their_word_alone(table):
     assert named("Потребляет ли A100 SXM больше, чем версия PCIe?") == ["nvidia-a100-sxm", "nvidia-a100-pcie"]
     assert named("H100 SXM: what is its PCIe bandwidth?") == ["nvidia-h100-sxm"]  # no noun: a word
     assert named("A100 SXM or the H100 PCIe version?") == ["nvidia-a100-sxm", "nvidia-h100-pcie"]
+    # the bus's generation asked is no variant; both variants with their noun are both named
+    assert named("What is the memory bandwidth of the H100 SXM, and which PCIe version does it support?") == [
+        "nvidia-h100-sxm"]
+    assert named("H100 SXM 的显存带宽是多少？支持的 PCIe 版本是多少？") == ["nvidia-h100-sxm"]
+    assert named("Which A100 has more memory: the SXM version or the PCIe version?") == [
+        "nvidia-a100-sxm", "nvidia-a100-pcie"]
     query = understand("У какой версии A100 меньше памяти — PCIe или SXM?", "ru", table)
     assert query.kind == "comparison" and set(query.entities) == {"nvidia-a100-sxm", "nvidia-a100-pcie"}
 
@@ -651,6 +657,27 @@ def test_what_a_thing_is_or_is_for_asks_a_definition_not_a_figure(table, questio
     # "NeuronCore" and "CC-Core" are words of core counts; asked what they are, no count answers
     assert understand(question, lang, table) is None
     assert understand("How many CC-Cores does Trainium2 have?", "en", table).attribute == "cc_cores"
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    ("What is the price for H100?", "en", "price_per_hour"),
+    ("what is the memory bandwidth of the H100 used for training", "en", "memory_bandwidth"),
+    ("Какой объём памяти у H100 и для чего он нужен?", "ru", "memory_capacity"),
+    ("H100 的显存带宽是多少？用途是训练", "zh", "memory_bandwidth"),
+])
+def test_a_figure_asked_beside_a_purpose_is_still_a_spec_question(table, question, lang, attribute):
+    assert understand(question, lang, table).attribute == attribute
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    ("Какое потребление памяти у A100?", "ru", "memory_capacity"),  # memory consumption is no power
+    ("Сколько каналов памяти у H100?", "ru", "memory_capacity"),  # memory channels are no links
+    ("H100 每条 HBM 通道带宽多少？", "zh", "memory_bandwidth"),  # 每条 alone is no link
+    ("How much memory do I need for KV cache storage on H100?", "en", "memory_capacity"),  # storage alone no disk
+    ("Сколько памяти у дискретной видеокарты A100?", "ru", "memory_capacity"),  # дискретной is no disk
+])
+def test_the_new_attributes_cues_leave_ordinary_questions_alone(table, question, lang, attribute):
+    assert understand(question, lang, table).attribute == attribute
 
 
 def test_links_their_bandwidth_and_local_storage_are_attributes_asked_in_every_language(table):

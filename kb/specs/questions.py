@@ -73,11 +73,14 @@ _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
 WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为啥|为何|怎么会")
-# What a thing is or is for ("what is SBUF used for", "что такое LNC", "CC-Core 是干什么用的") asks for a
-# definition, not a figure, though the thing is an attribute's word ("NeuronCore" counts cores).
-DEFINES = re.compile(r"\bwhat (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+)? (?:used )?for\b|\bwhat (?:does|do) .{1,40}? do\b|"
-                     r"\bused for\b|\bpurpose of\b|\brole of\b|что такое|для чего|(?<![а-яё])зачем нуж|что дела\w*|"
-                     r"\bрол[ьи]\b|назначени|什么是|干什么|做什么用|有什么用|的作用|用途|起什么")
+# What a thing is or is for ("what are the CC-Cores used for?", "что такое LNC", "CC-Core 是干什么用的") asks for a
+# definition, not a figure, though the thing is an attribute's word ("NeuronCore" counts cores); never where a
+# figure is asked too ("what is the price for H100", "сколько памяти ... и для чего").
+DEFINES = re.compile(r"^\W*what (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} used for\W*$|"
+                     r"^\W*what (?:does|do) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} do\W*$|"
+                     r"что такое|для чего (?:нуж|служ|использ)\w*|(?<![а-яё])зачем нуж\w*|"
+                     r"什么是|是干什么|干什么用|做什么用|有什么用|起什么作用")
+_FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 _UNIT_WORDS = {
     "%": r"%|percent|процент\w*|百分",
@@ -192,7 +195,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
     heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
     spans = heads or spans
-    if WHY.search(low) or DEFINES.search(low):
+    if WHY.search(low) or DEFINES.search(low) and not _FIGURE_ASKED.search(low):
         return None  # a reason or a definition is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, table)
     fast = _FAST_WORDS.search(low)

@@ -38,7 +38,8 @@ CONTINUED = re.compile(r"[^.;]{0,40}?,\s*" + _FACTOR + r"\s+(?P<word>faster|slow
 # A comparative stated without a factor ("more power", "更高", "дешевле"): a relation in words.
 COMPARATIVE = re.compile(r"\b(?:more|less|higher|lower|faster|slower|cheaper|pricier|better|worse|larger|smaller|bigger"
                          r"|twice|half|double)\b|больше|меньше|выше|ниже|быстрее|медленнее|дешевле|дороже|лучше|хуже"
-                         r"|вдвое|比|更|高于|低于|不如")
+                         r"|вдвое|更(?:高|低|多|少|快|慢|贵|便宜|大|小|强)|比[^，。,]{1,20}?(?:高|低|多|少|快|慢|贵|便宜|大|小|强)"
+                         r"|高于|低于|不如")
 LOWER_WORDS = ("less", "lower", "slower", "cheaper", "smaller", "дешевле", "медленнее", "меньше", "ниже", "低", "慢",
                "便宜", "少")
 # a price of work done ("cost per image", "每张图片的成本") is not the price of the hardware

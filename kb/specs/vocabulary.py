@@ -61,6 +61,9 @@ ELIDED = re.compile(LISTING + r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁ
 # bandwidth" names no product, "the PCIe version" does
 _VARIANT_NOUN = r"(?:one|version|variant|model|card|board|верси\w*|вариант\w*|модел\w*|карт\w*)"
 _VARIANT_ZH = r"(?:版本?|款|型号)"
+_ASKED_BEFORE = re.compile(r"(?:\bwhich|\bwhat|(?<![а-яё])как\w+(?:\s+[а-яё]+){0,2}|哪个|哪种|什么|支持的?)\s*$",
+                           re.IGNORECASE)
+_GENERATION_AFTER = re.compile(r"\s*(?:\d|gen\b|поколени|代|是多少|是什么|是几)", re.IGNORECASE)
 _VARIANT_WORD = re.compile(LISTING + r"([A-Za-z][A-Za-z0-9]*)(?![\w-])")  # "PCIe" of "H100 SXM or PCIe"
 # what may follow a short name that is a bare number: an end of clause, a dash, or (in Chinese) a question word
 AFTER_SHORT_NAME = re.compile(r"\s*(?:[?!.,;:)\-—–]|$|[？！，。、：；）]|吗|哪|谁|的|呢|和|与|或|跟)")
@@ -271,14 +274,16 @@ class Vocabulary:
         base = self._base(mention)
         if base is None:
             return []
-        m = _variant_patterns(tuple(self._variants[base[0]]))[1].search(text, mention.end)
-        if not m:
-            return []
-        k = 1 if m.group(1) else 2
-        eid = self._variants[base[0]][m.group(k).lower()]
-        if eid == mention.entity or any(pattern.search(text, mention.end, m.start()) for pattern, _ in self._names):
-            return []
-        return [Mention(eid, m.start(k), m.end(k), m.group(k))]
+        for m in _variant_patterns(tuple(self._variants[base[0]]))[1].finditer(text, mention.end):
+            k = 1 if m.group(1) else 2
+            eid = self._variants[base[0]][m.group(k).lower()]
+            if any(pattern.search(text, mention.end, m.start()) for pattern, _ in self._names):
+                return []  # another product named nearer: whose variant it is is unsure
+            # "which PCIe version", "PCIe 版本是多少", "PCIe version 4": a generation of the bus, not a variant
+            if eid == mention.entity or _ASKED_BEFORE.search(text[:m.start()]) or _GENERATION_AFTER.match(text, m.end()):
+                continue
+            return [Mention(eid, m.start(k), m.end(k), m.group(k))]
+        return []
 
     def _elided(self, text: str, mention: Mention) -> Mention | None:
         """The name written as its version alone right after ``mention`` and a word that lists or opposes
