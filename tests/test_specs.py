@@ -660,23 +660,20 @@ def test_what_a_thing_is_or_is_for_asks_a_definition_not_a_figure(table, questio
 
 
 @pytest.mark.parametrize("question, lang, attribute", [
+    # a figure asked beside a purpose is still a spec question
     ("What is the price for H100?", "en", "price_per_hour"),
     ("what is the memory bandwidth of the H100 used for training", "en", "memory_bandwidth"),
     ("Какой объём памяти у H100 и для чего он нужен?", "ru", "memory_capacity"),
     ("H100 的显存带宽是多少？用途是训练", "zh", "memory_bandwidth"),
-])
-def test_a_figure_asked_beside_a_purpose_is_still_a_spec_question(table, question, lang, attribute):
-    assert understand(question, lang, table).attribute == attribute
-
-
-@pytest.mark.parametrize("question, lang, attribute", [
+    # the new attributes' cues leave ordinary questions alone
     ("Какое потребление памяти у A100?", "ru", "memory_capacity"),  # memory consumption is no power
     ("Сколько каналов памяти у H100?", "ru", "memory_capacity"),  # memory channels are no links
     ("H100 每条 HBM 通道带宽多少？", "zh", "memory_bandwidth"),  # 每条 alone is no link
     ("How much memory do I need for KV cache storage on H100?", "en", "memory_capacity"),  # storage alone no disk
     ("Сколько памяти у дискретной видеокарты A100?", "ru", "memory_capacity"),  # дискретной is no disk
 ])
-def test_the_new_attributes_cues_leave_ordinary_questions_alone(table, question, lang, attribute):
+def test_ordinary_questions_keep_their_attribute_beside_a_purpose_or_a_new_attributes_word(table, question, lang,
+                                                                                           attribute):
     assert understand(question, lang, table).attribute == attribute
 
 
