@@ -258,6 +258,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         (unlisted_evidence(index, query) if query is not None and query.unlisted else [])
     pinned = list(dict.fromkeys(i for i in stated + sources + repeats if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
+    hits = retriever.rank(scores, top_k, pinned)
+    retrieved = time.perf_counter()
     unknown = unknown_names(text, index.words, scores.lang, names, entities)
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
@@ -265,13 +267,10 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     # Diffusion, is TPU or GPU cheaper?" asks of them.
     subjects = (entities + class_spans(text)) if vocabulary.attribute_cues(text.lower(), scores.lang or "en") \
         else known
-    about_unknown = asked_about(text, unknown, subjects)
-    hits = retriever.rank(scores, top_k, pinned)
-    retrieved = time.perf_counter()
     # no value in the table, no candidate reading: a passage may still state it (see passage_statement)
     statement = passage_statement(index, hits, query) if spec is not None and spec.missing and not spec.unsure else []
     reason = AbstainReason.OFF_TOPIC if off_topic else \
-        _abstain_reason(hits, scores, policy, about_unknown, spec, bool(statement))
+        _abstain_reason(hits, scores, policy, asked_about(text, unknown, subjects), spec, bool(statement))
     role = "evidence" if reason is None else "related"
     citations = [citation_for(h, n, index, role) for n, h in enumerate(hits, start=1)]
     cited = {index.chunk_position[h.chunk.chunk_id]: n for n, h in enumerate(hits, start=1)}

@@ -34,7 +34,7 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     answered by quoting it, not declined as ``no_fact``; the spec part still says the table lacks the value."""
     vocabulary = index.facts.vocabulary
     attribute = vocabulary.attributes[query.attribute]
-    dimension = UNITS[attribute.unit].dimension if attribute.unit in UNITS else attribute.unit
+    dimension = _dimension(attribute.unit)
     cue = cue_pattern(tuple(attribute.headers) + attribute.cue_patterns(*attribute.cues))
     wanted = set(query.entities) | {r for e in query.entities for r in index.facts.related(e)}
     unlisted = query.unlisted
@@ -77,6 +77,11 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     return []
 
 
+def _dimension(unit: str) -> str:
+    """What a unit measures ("GB/s": bytes per second); a count's unit is its own dimension."""
+    return UNITS[unit].dimension if unit in UNITS else unit
+
+
 def _compares(text: str, cue: re.Pattern) -> bool:
     """Whether a comparative word stands within a few words of a cue of the attribute ("30% more power",
     "功耗更高", "потребляет больше энергии")."""
@@ -107,8 +112,7 @@ def unlisted_evidence(index: KnowledgeIndex, query) -> list[int]:
     """The passages that state the asked attribute of a thing the table has no entity for (see
     ``unlisted_sentences``), wherever retrieval ranked them: the evidence the answer quotes, as a fact's
     passage is."""
-    unit = index.facts.vocabulary.attributes[query.attribute].unit
-    dimension = UNITS[unit].dimension if unit in UNITS else unit
+    dimension = _dimension(index.facts.vocabulary.attributes[query.attribute].unit)
     return [i for i, chunk in enumerate(index.chunks) if unlisted_sentences(chunk, query.unlisted, dimension)]
 
 
