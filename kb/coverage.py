@@ -94,8 +94,9 @@ _FUNCTION_WORDS = frozenset("a an and are as at be but by can do does each for f
                             "which who why will with would you your".split())
 _CAPITALIZED_PAIR = re.compile(r"(?<![A-Za-z0-9])(?=([A-Z][a-z]+ [A-Z][a-z]+)(?![A-Za-z0-9]))")  # overlapping
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
-_COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared)\b|(?<![а-яё])(?:или|чем|против|сравн\w*)(?![а-яё])|"
-                        r"还是|比|和|跟|与|对比", re.IGNORECASE)
+_COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared|beats?|outperform\w*|outpac\w+)\b|"
+                        r"(?<![а-яё])(?:или|чем|против|сравн\w*|обгоня\w*|превосход\w*|опережа\w*)(?![а-яё])|"
+                        r"还是|比|和|跟|与|对比|胜过|优于|超过", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -316,12 +317,15 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
 def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
                   names: list[Name] | None = None, entities: list[tuple[int, int]] = ()) -> list[Name]:
     """Names in the question that occur nowhere in the corpus; ``names`` are its ``names_in``, if known. A name
-    that ends in a fact-table entity (``entities``: the spans of their mentions) after words the corpus writes
-    is that entity under its maker's name ("Habana Gaudi", "Google TPU v5e"), not an unknown product; one
-    with an unknown word after the entity ("NVIDIA Rubin Ultra") still is."""
+    that ends in a fact-table entity (``entities``: the spans of their mentions) after words the corpus writes,
+    or that is such words right before one, is that entity under its maker's name ("Habana Gaudi", "Google TPU
+    v5e", "Intel Habana" of "Intel Habana Gaudi"), not an unknown product; one with an unknown word after the
+    entity ("NVIDIA Rubin Ultra") still is."""
     def maker_and_entity(n: Name) -> bool:
         return any(n.start < a and b == n.end and all(words.mentions(w) for w in question[n.start:a].split())
-                   for a, b in entities)
+                   for a, b in entities) or \
+            any(n.end <= a and not question[n.end:a].strip() and all(words.mentions(w) for w in n.text.split())
+                for a, _ in entities)
     unknown = [n for n in (names_in(question, lang) if names is None else names)
                if not words.mentions(n.text) and not maker_and_entity(n)]
     # one rare word alone is as likely jargon the corpus does not use ("finetuning", "dataloader"); a maker and

@@ -211,16 +211,23 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     # a Chinese sentence ends with no space after it: a name in the next one is not compared
     assert not about("Gaudi2 跟 H100 比，哪个内存更大？在 Kubernetes 上部署", ["Gaudi2", "H100"])
     assert about("Gaudi2 跟 Kubernetes 比哪个好", ["Gaudi2"])
+    # a verb that compares ("beats", "обгоняет", "优于") compares as "than" does
+    assert about("Does the Graphcore IPU beat the Gaudi2?", ["Gaudi2"])
+    assert about("训练时 Graphcore IPU 优于 Gaudi2 吗？", ["Gaudi2"])
+    assert not about("Does the Graphcore IPU need Kubernetes? The Gaudi2 does.", ["Gaudi2"])
 
 
 def test_a_maker_written_before_a_known_product_names_that_product():
-    words = corpus_words(["Habana Labs makes Gaudi. Rubin is next. Blackwell Ultra ships. The Ultra variant."])
-    def unknown(question, entity):
+    words = corpus_words(["Habana Labs makes Gaudi. Rubin is next. Blackwell Ultra ships. The Ultra variant. Intel."])
+    def unknown(question, entity, lang="en"):
         spans = [m.span() for m in re.finditer(entity, question)]
-        return [n.text for n in unknown_names(question, words, "en", entities=spans)]
+        return [n.text for n in unknown_names(question, words, lang, entities=spans)]
     assert unknown("What process node is the first-gen Habana Gaudi built on?", "Gaudi") == []
     assert unknown("What process node is the Graphcore Gaudi built on?", "Gaudi") == ["Graphcore Gaudi"]  # no maker
     assert unknown("When will the NVIDIA Rubin Ultra ship?", "Rubin") == ["Rubin Ultra"]  # a word after the product
+    # makers' words the corpus writes, right before the product, though never written side by side with it there
+    assert unknown("Какой техпроцесс у первого Intel Habana Gaudi?", "Gaudi", "ru") == []
+    assert unknown("Какой техпроцесс у первого Graphcore Habana Gaudi?", "Gaudi", "ru") == ["Graphcore Habana"]
     assert _unknown("What process node is the first-gen Habana Gaudi built on?", words) == ["Habana Gaudi"]
 
 

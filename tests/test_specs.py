@@ -709,3 +709,84 @@ def test_links_their_bandwidth_and_local_storage_are_attributes_asked_in_every_l
     }
     for (question, lang), attribute in asked.items():
         assert understand(question, lang, table).attribute == attribute, question
+
+
+def test_what_the_corpus_states_of_registers_caches_and_memory_dies_are_attributes(table):
+    # the memory-hierarchy table's register row and L2 bandwidth cell, the HBM table's per-pin rate and die size
+    assert [(f.value, f.unit) for f in table.about("nvidia-h100-sxm", "register_file")][:1] == [(32.0, "MB")]
+    assert [(f.value, f.unit) for f in table.about("nvidia-h100-sxm", "l2_bandwidth")] == [(5.5, "TB/s")]
+    assert [(f.value, f.unit) for f in table.about("hbm3", "pin_data_rate")] == [(6.4, "Gbps")]
+    assert [(f.value, f.unit) for f in table.about("hbm3e", "die_capacity")] == [(3.0, "GiB")]
+    # the L2 row of the bandwidth column is not the memory's bandwidth
+    assert 5.5 not in {f.value for f in table.about("nvidia-h100-sxm", "memory_bandwidth")}
+    asked = {
+        ("H100 的 L2 缓存带宽大概是多少？", "zh"): "l2_bandwidth",
+        ("Какая пропускная способность кэша L2 у H100?", "ru"): "l2_bandwidth",
+        ("H100 的 L2 缓存多大？", "zh"): "l2_cache",  # a size, not a rate
+        ("How big is the H100 register file?", "en"): "register_file",
+        ("TPU v5p 有多少寄存器？", "zh"): "register_file",
+        ("What's the per-pin data rate of HBM3?", "en"): "pin_data_rate",
+        ("Какая скорость на вывод у HBM3e?", "ru"): "pin_data_rate",
+        ("What is the die capacity of HBM3e?", "en"): "die_capacity",
+        ("Per Ascend 950DT, how much scale-up bandwidth is there?", "en"): "interchip_bandwidth",
+    }
+    for (question, lang), attribute in asked.items():
+        assert understand(question, lang, table).attribute == attribute, question
+
+
+def test_a_rate_said_one_way_is_read_with_its_direction(table):
+    # "840GBps of unidirectional UB Link scale-up bandwidth each": the chip-to-chip figure, one way
+    found = [(f.value, f.unit, f.basis) for f in table.about("huawei-ascend-950dt", "interchip_bandwidth")]
+    assert (840.0, "GB/s", "one-way") in found and (1.68, "TB/s", "bidirectional") in found
+
+
+def test_a_table_label_may_name_its_own_attribute_and_an_unknown_one_is_refused(project_settings, tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(project_settings.corpus_dir, corpus)
+    tables = corpus / "specs" / "tables.yaml"
+    text = tables.read_text(encoding="utf-8")
+    assert '"L2 缓存": {attribute: l2_bandwidth}' in text
+    tables.write_text(text.replace('"L2 缓存": {attribute: l2_bandwidth}', '"L2 缓存": {attribute: l2_speed}'),
+                      encoding="utf-8")
+    with pytest.raises(SpecError, match="unknown attribute 'l2_speed'"):
+        FactTable.build(corpus, load_corpus(corpus))
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    # a count word's gap holding another attribute's noun, with the count's noun its genitive: that noun is asked
+    ("Сколько всего памяти ускорителей в одном Trn2 UltraServer?", "ru", "memory_capacity"),
+    ("Сколько всего чипов в Trn2 UltraServer?", "ru", "chip_count"),
+    ("H100 每个 SM 的 SMEM 是多大？", "zh", "smem_per_sm"),  # a qualifier inside a cue stays a qualifier
+])
+def test_a_noun_inside_a_count_phrase_is_what_is_counted_when_the_count_word_qualifies_it(table, question, lang,
+                                                                                         attribute):
+    assert understand(question, lang, table).attribute == attribute
+
+
+def test_a_nodes_total_is_never_answered_with_one_chips_figure(table):
+    # the table has each GPU's NVLink bandwidth, not a node's total: the passages answer it
+    assert understand("8 卡 H100 节点的 NVLink 总带宽是多少？", "zh", table) is None
+    assert understand("Какая суммарная пропускная способность NVLink в узле из 8 H100?", "ru", table) is None
+    assert understand("What is the NVLink bandwidth of the H100?", "en", table).attribute == "gpu_bandwidth"
+    assert understand("What's the HBM bandwidth of the H100 for multi-node training?", "en", table).attribute == \
+        "memory_bandwidth"  # a node named, no total asked
+    # a figure of a node by definition answers it, and so does an instance's or a system's own total
+    query = understand("Which has more egress bandwidth per node: a GB200 NVL72 or an 8-GPU B200 node?", "en", table)
+    assert (query.kind, query.attribute) == ("comparison", "node_egress_bandwidth")
+    _, spec = lookup(table, "What's the total HBM in a Trn2 UltraServer?", "en")
+    assert [(e.value, e.unit) for e in spec.entries] == [(6144.0, "GiB")]
+    # a rack's total is no figure of the chip it is built of
+    _, spec = lookup(table, "What is the total memory of a GB200 NVL72 rack?", "en")
+    assert spec is None or not any(e.entity == "nvidia-gb200-sxm" for e in spec.entries)
+
+
+def test_a_memory_type_beside_a_product_is_its_make_up_not_a_second_subject(table):
+    query = understand("What is the memory bandwidth of the 80GB HBM2e A100?", "en", table)
+    assert (query.kind, query.entities) == ("lookup", ("nvidia-a100-sxm",))
+    query = understand("Какая пиковая пропускная способность памяти у версии GH200 с 96 ГБ HBM3?", "ru", table)
+    assert (query.kind, query.entities) == ("lookup", ("nvidia-gh200-sxm",))
+    # unless it has a value of what is asked, and the product has none
+    _, spec = lookup(table, "What's the per-link bandwidth of NVLink 4 on the H100?", "en")
+    assert [(e.entity, e.value) for e in spec.entries] == [("nvlink-4", 25.0)]
+    assert understand("Which is faster, HBM3 or HBM3e?", "en", table) is None or \
+        set(understand("Which is faster, HBM3 or HBM3e?", "en", table).entities) == {"hbm3", "hbm3e"}

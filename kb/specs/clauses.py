@@ -9,6 +9,7 @@ from kb.specs.vocabulary import Vocabulary
 
 # a rate stated for both directions together ("a bidirectional peak transfer bandwidth of 400 GB/sec")
 BIDIRECTIONAL = re.compile(r"\bbi-?directional\b|\btwo[- ]way\b|двунаправлен\w*|в обе стороны|双向", re.IGNORECASE)
+ONE_WAY = re.compile(r"\buni-?directional\b|\bone[- ]way\b|однонаправлен\w*|в одну сторону|单向", re.IGNORECASE)
 MEASURED = re.compile(r"\b(?:clocked|measured|achieved|reached|benchmarked)\b|实测|измерен\w*|достиг\w*", re.IGNORECASE)
 SPARSE = re.compile(r"sparsity|sparse|稀疏|разрежен", re.IGNORECASE)
 CLAUSE = re.compile(r"[,，;；:：]|\s-\s|\s—\s| and | but | which |，而|，并")  # an aside in brackets stays in its clause
@@ -125,8 +126,8 @@ def qualifiers(text: str, start: int, end: int, unit_text: str, dimension: str) 
     basis = None
     if dimension == "ops/s":
         basis = "sparse" if SPARSE.search(words) else ("measured" if MEASURED.search(words) else None)
-    elif dimension == "bytes/s" and BIDIRECTIONAL.search(words):
-        basis = "bidirectional"
+    elif dimension == "bytes/s":
+        basis = "bidirectional" if BIDIRECTIONAL.search(words) else ("one-way" if ONE_WAY.search(words) else None)
     return dtype, basis, part_scope(text, start, end)
 
 

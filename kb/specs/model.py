@@ -103,6 +103,7 @@ class Attribute(Frozen):
     unit: str
     better: Literal["higher", "lower"] = "higher"
     scoped: bool = True  # False where "per chip" means nothing (instances needed to train a model)
+    whole: bool = False  # a figure of a node, host or pod by definition (node egress): it answers for a node's total
     labels: dict[str, str]
     headers: tuple[str, ...] = ()
     cues: dict[str, tuple[str, ...]] = {}

@@ -16,6 +16,7 @@ from typing import Literal
 
 from kb.class_comparison import offers_classes
 from kb.specs import dates
+from kb.specs.asked_attribute import choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
 from kb.specs.units import DTYPE, UNITS, counted
@@ -81,23 +82,6 @@ DEFINES = re.compile(r"^\W*what (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} 
                      r"что такое|для чего (?:нуж|служ|использ)\w*|(?<![а-яё])зачем нуж\w*|"
                      r"什么是|是干什么|干什么用|做什么用|有什么用|起什么作用")
 _FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
-# Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
-_UNIT_WORDS = {
-    "%": r"%|percent|процент\w*|百分",
-    "USD/h": r"\busd\b|\$|dollars?|долл\w*|美元",
-    "W": r"\bwatts?\b|ватт\w*|\bвт\b|瓦",
-    "nm": r"\bnm\b|нанометр\w*|\bнм\b|纳米",
-    "GHz": r"\bghz\b|\bmhz\b|гигагерц\w*|мегагерц\w*|ггц|мгц|赫兹|兆赫",
-    "Gbps": r"\bgbps\b|гигабит\w*|гбит",
-    "GB": r"\bgi?b\b|гигабайт\w*|\bгб\b",
-    "TB/s": r"\bt?gb/s\b|\btb/s\b|\bgbps\b",
-    "TFLOPS": r"\btflops\b|\bpflops\b|\btops\b",
-    "mm²": r"mm²|\bmm2\b|мм²|\bмм2\b|平方毫米|square millimet\w+|квадратн\w+ миллиметр\w*",
-}
-# Words that ask how fast something goes: the answer is a rate (bandwidth, compute, clock), never a size or a
-# count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
-_RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfaster\b|скорост\w*|как быстро|"
-                         r"насколько быстр\w*|(?<![а-яё])быстрее|多快|速度|速率|更快")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
 # fast or how powerful (or two things compared) and no other cue, the question asks for the peak compute in that
 # precision (the one attribute given per data type).
@@ -113,17 +97,6 @@ _PRACTICE = re.compile(r"\b(?:real(?:istic|[- ]world)?|actual|achievable|achieve
                        r"реальн(?:ый|ого|ом|ая|ой|ую|ые|ых|ым|ыми)(?![а-яё])|фактическ\w*|достижим\w*|实测|实际(?!上)")
 MEASURED_COMPUTE = "mamf"
 _SUPPORT = re.compile(r"\bsupport\w*|поддерж\w*|支持")  # whether a format is supported is no figure of it
-# "пропускная" alone is said for the whole phrase ("какая у него пропускная памяти?")
-_BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|(?<![а-яё])пропускн\w*|带宽")
-# What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
-# "clock speed of the"), a Russian genitive right after its head (nothing but a space between).
-_GOVERNS = {
-    # a model name may stand before the governed cue ("the clock of the MI250 compute units")
-    "en": re.compile(r"(?:\s+[a-z-]+){0,2}\s+of\s+(?:the\s+|its\s+|an?\s+|each\s+|one\s+|all\s+)?"
-                     r"(?:(?:[a-z]+\s+)?[a-z]*\d[\w.-]*\s+)?"),
-    "ru": re.compile(r"\s+"),
-}
-_RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
 # Precisions named in words: a data type as surely as "FP64" is.
 _PRECISION_WORDS = {
     "FP64": re.compile(r"\bdouble[- ]precision\b|двойн\w* точност\w*|双精度"),
@@ -140,6 +113,12 @@ _SCOPE_WORDS = {
     "per_instance": r"\binstances?\b|инстанс\w*|实例",
     "per_chip": r"\bchips?\b|\bper chip\b|чип\w*|芯片",
 }
+# A figure of a whole node or rack of chips: the place named with a word of total ("8 卡 H100 节点的 NVLink 总带宽"),
+# or "per node". A chip's own figure is no answer to it.
+_NODE = re.compile(r"\bnodes?\b|\bracks?\b|(?<![а-яё])(?:узл\w*|узел|стойк\w*)|节点|机柜|机架")
+_TOTAL = re.compile(r"\b(?:total|aggregate|combined|whole|entire)\b|суммарн\w*|в сумме|(?<![а-яё])(?:всего|цел\w+)|总|合计|一共|整个")
+_WHOLE = ("per_node", "per_instance", "per_system")  # the scopes of a figure of many chips together
+_PER_NODE = re.compile(r"\bper node\b|на (?:один |каждый )?узел|每个?\s*节点")
 # A part counted ("with 8 XCDs", "с 8 XCD", "8个XCD") is the whole chip's make-up, not a scope asked for.
 _COUNT_BEFORE = re.compile(r"(?<![A-Za-z0-9.])\d+\s*(?:[个块颗]\s*)?$")  # a number, not a name's last digits ("MI250 GCD")
 _KIND_WORDS = {
@@ -197,7 +176,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     spans = heads or spans
     if WHY.search(low) or DEFINES.search(low) and not _FIGURE_ASKED.search(low):
         return None  # a reason or a definition is asked, not a figure: the passage that gives it answers
-    cues = vocabulary.attribute_cues(low, lang, spans) or _unit_cue(low, table)
+    cues = vocabulary.attribute_cues(low, lang, spans) or unit_cue(low, table)
     fast = _FAST_WORDS.search(low)
     if fast and _FAST_COMPARATIVES.fullmatch(fast.group(0)) and len(entities) < 2:
         fast = None
@@ -221,11 +200,15 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         return any(table.about(e, attribute) or any(table.about(r, attribute) for r in table.related(e))
                    for e in pool)
 
-    attribute = _choose(cues, low, vocabulary, has_facts, spans, lang)
+    attribute = choose_attribute(cues, low, vocabulary, has_facts, spans, lang)
     if attribute is None or lang == "zh" and _COUNTED.search(low) and not counted(vocabulary.attributes[attribute].unit):
         return None
     if attribute == PER_PRECISION and _PRACTICE.search(low) and MEASURED_COMPUTE in vocabulary.attributes:
         attribute = MEASURED_COMPUTE  # "на реальном bf16 matmul": what is achieved, not the peak
+    # a memory type or a link beside a product ("the 80GB HBM2e A100", "GH200 с 96 ГБ HBM3") is the product's make-up,
+    # not a second thing asked about, unless it has a value of what is asked ("NVLink 4 on the H100, per link")
+    if any(vocabulary.entities[e].kind in SUBJECT_KINDS for e in entities):
+        entities = tuple(e for e in entities if vocabulary.entities[e].kind in SUBJECT_KINDS or table.about(e, attribute))
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
     better = vocabulary.attributes[attribute].better
     lower = _nearer_lower(low, lang, spans.get(attribute, []))
@@ -254,6 +237,11 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         kind = "lookup"
     scopes = tuple(s for s, pattern in _SCOPE_WORDS.items()
                    if any(not _COUNT_BEFORE.search(low, 0, m.start()) for m in re.finditer(pattern, low)))
+    if (_PER_NODE.search(low) or (_NODE.search(low) and _TOTAL.search(low))) and "per_chip" not in scopes:
+        if not vocabulary.attributes[attribute].whole and \
+                not any(f.scope in _WHOLE for e in entities for f in table.about(e, attribute)):
+            return None  # a node's total, and the table has only chips' own figures: the passages answer it
+        scopes += ("per_node",)
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
@@ -279,116 +267,3 @@ def _nearer_lower(low: str, lang: str, cued: list[tuple[int, int]]) -> bool:
         return False
     higher = nearest(_HIGHER.get(lang, _HIGHER["en"])) if cued else None
     return higher is None or lower <= higher
-
-
-def _choose(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],
-            lang: str) -> str | None:
-    """The attribute a question asks for (None for a bandwidth of none of the cued things). A cue that only qualifies another one is not what is asked: the
-    object of "of" in English ("the clock of the compute units"), the genitive right after a Russian head
-    noun ("частота вычислительных блоков"). A word of bandwidth asks for bytes per second: of the cued
-    attributes, or of the rate sibling a cued one names ("пропускная способность HBM" asks for the memory
-    bandwidth, not the memory). Then the longest cue, never a shorter one because the table has facts of it
-    (a question about a clock is not answered with TFLOPS). A unit written in the question narrows the cues
-    to its dimension, or names the attribute when no cue does. Among cues of equal length the last one
-    written, as a noun phrase ends in its head ("peak clock", "峰值主频", "пиковая частота"); where one cue
-    names two attributes, one the table can answer; cues of equal length of one dimension are two words for
-    one kind of thing ("исходящая пропускная способность сети"), and one the table can answer comes first.
-    Before all that, an acronym and a word of one dimension written side by side name one thing
-    (``_apposed``)."""
-    def dimension(a: str) -> str | None:
-        unit = vocabulary.attributes[a].unit
-        return UNITS[unit].dimension if unit in UNITS else None
-
-    heads = _heads(spans, low, lang)
-    cues = [(n, a) for n, a in cues if a in heads] or cues
-    apposed = _apposed(cues, spans, low, dimension, has_facts)
-    cues = [(n, a) for n, a in cues if a not in apposed] or cues
-    written = [unit for unit, pattern in _UNIT_WORDS.items() if re.search(pattern, low)]
-    dimensions = {UNITS[u].dimension for u in written}
-    def rate_siblings() -> list[tuple[int, str]]:  # "HBM" with a word of speed: the memory's bandwidth
-        return [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()
-                if set(sibling.named_by) & set(vocabulary.attributes[a].named_by) and dimension(sibling.id) == "bytes/s"]
-
-    if _BANDWIDTH_WORDS.search(low):
-        rates = [(n, a) for n, a in cues if dimension(a) == "bytes/s"]
-        cues = rates or rate_siblings()
-        if not cues:
-            return None  # a bandwidth the vocabulary has no attribute for is never answered with TFLOPS
-    elif _RATE_WORDS.search(low):
-        rates = [(n, a) for n, a in cues if dimension(a) in _RATE_DIMENSIONS]
-        cues = rates or rate_siblings() or cues
-    if dimensions:
-        of_unit = [(n, a) for n, a in cues if dimension(a) in dimensions]
-        if of_unit:
-            cues = of_unit
-        elif not any(n >= 6 for n, _ in cues):  # only short, generic cues: the unit says more
-            named = [a.id for a in vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension
-                     in dimensions]
-            named = [a for a in named if has_facts(a)] or named  # of those, the ones the table has values of
-            if len(named) == 1:
-                return named[0]
-    best = max(n for n, _ in cues)
-    tied = [a for n, a in cues if n == best]
-    if len({dimension(a) for a in tied}) == 1:  # two words for one kind of thing: the one with values
-        tied = [a for a in tied if has_facts(a)] or tied
-    ends = {a: max((e for _, e in spans.get(a, [])), default=0) for a in tied}
-    last = max(ends.values())
-    tied = [a for a in tied if ends[a] == last]
-    return next((a for a in tied if has_facts(a)), tied[0])
-
-
-# Two cues side by side: one right after the other ("SBUF memory", "SBUF-памяти", "片上缓存 SBUF") or in brackets
-# right after it ("SBUF (on-chip памяти)", "片上缓存(SBUF)"), or with the word of rate they share between them
-# ("ICI bandwidth per link"); one of them an acronym ("sbuf", "smem", "l2", "ici").
-_SIDE_BY_SIDE = re.compile(r"[ -]?(?:\([^()]{0,20})?(?:(?:bandwidth|bw|пропускн\w* способност\w*|带宽)\s*)?")
-_ACRONYM = re.compile(r"[a-z][a-z0-9]{1,3}|[a-z0-9]{1,3}[a-z]")  # a short Latin token: "sbuf", "l2" (not "memory")
-
-
-def _apposed(cues: list[tuple[int, str]], spans: dict[str, list[tuple[int, int]]], low: str, dimension,
-             has_facts) -> set[str]:
-    """The attributes to drop where an acronym and a word of one dimension stand side by side: they name one
-    thing in either order ("SBUF memory", "памяти SBUF", "片上缓存(SBUF)"), and the acronym says which, though the
-    generic word is the longer cue; unless only the word's attribute has values for what is asked."""
-    dropped: set[str] = set()
-    cued = [a for _, a in cues]
-    for a in cued:
-        for b in cued:
-            if a == b or dimension(a) is None or dimension(a) != dimension(b) or any(
-                    s <= bs and be <= e for s, e in spans.get(a, []) for bs, be in spans.get(b, [])):
-                continue  # one inside the other's phrase ("每个 SM 的共享内存(SMEM)"): the longer cue decides
-            for (s1, e1), (s2, e2) in ((x, y) for x in spans.get(a, []) for y in spans.get(b, []) if y[0] >= x[1]):
-                if not _SIDE_BY_SIDE.fullmatch(low, e1, s2):
-                    continue
-                first, second = _ACRONYM.fullmatch(low, s1, e1), _ACRONYM.fullmatch(low, s2, e2)
-                if bool(first) == bool(second):
-                    continue  # two words, or two acronyms: a phrase of its own ("исходящая пропускная способность сети")
-                term, word = (a, b) if first else (b, a)
-                dropped.add(term if has_facts(word) and not has_facts(term) else word)
-    # a cue inside a dropped one's phrase goes with it ("memory" of "SBUF on-chip memory")
-    inside = {c for c in cued if c not in dropped and spans.get(c) and any(
-        all(any(ds <= s and e <= de for ds, de in spans.get(d, [])) for s, e in spans[c]) for d in dropped)}
-    return dropped | inside
-
-
-def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[str]:
-    """The cued attributes no other cue governs (see ``_choose``)."""
-    link = _GOVERNS.get(lang)
-    if link is None:
-        return set(spans)
-    governed = set()
-    for a, a_spans in spans.items():
-        for b, b_spans in spans.items():
-            inside = any(bs <= s and e <= be for s, e in a_spans for bs, be in b_spans)  # b's phrase holds a's
-            if a != b and not inside and any(link.fullmatch(low[ae:bs]) and not any(s <= bs < e for s, e in a_spans)
-                                             for _, ae in a_spans for bs, _ in b_spans if bs >= ae):
-                governed.add(b)
-    return set(spans) - governed
-
-
-def _unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:
-    """With no attribute named, a unit written in the question ("多少美元") names the one attribute
-    measured in its dimension that the table has values of, when there is one."""
-    dimensions = {UNITS[u].dimension for u, pattern in _UNIT_WORDS.items() if re.search(pattern, low)}
-    named = [a.id for a in table.vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension in dimensions
-             and table.entities_with(a.id)]
-    return [(0, named[0])] if len(named) == 1 else []

@@ -72,7 +72,7 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
     if part and "per_chip" in query.scopes and not any(f.scope == "per_chip" for f in facts) and \
             table.about(part.chip, query.attribute):
         facts, via = table.about(part.chip, query.attribute), part.chip  # "trn2 HBM per chip": the chip's own figure
-    elif not facts:
+    elif not facts and "per_node" not in query.scopes:  # a rack's total is no figure of the chip it is built of
         for other in table.related(entity):
             if table.about(other, query.attribute):
                 facts, via = table.about(other, query.attribute), other

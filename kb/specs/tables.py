@@ -41,6 +41,7 @@ _FACTOR_CELL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*$")
 class Defaults(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    attribute: str | None = None  # one attribute for every value; per label, it overrides the reading's
     unit: str | None = None
     dtype: str | None = None
     basis: str | None = None
@@ -52,7 +53,6 @@ class TableReading(Defaults):
     article: str
     after: tuple[str, ...] = ()
     read: Literal["rows", "columns", "fixed"]
-    attribute: str | None = None
     entity: str | None = None
     entity_prefix: str = ""
     value_column: str | None = None
@@ -176,7 +176,7 @@ def read_tables(folder: Path, articles: dict[str, Article], vocabulary: Vocabula
         article = articles.get(reading.article)
         if article is None:
             raise SpecError(where, f"unknown article '{reading.article}'")
-        for name in (reading.attribute,):
+        for name in (reading.attribute, *(d.attribute for d in reading.labels.values())):
             if name and name not in vocabulary.attributes:
                 raise SpecError(where, f"unknown attribute '{name}'")
         if reading.entity and reading.entity not in vocabulary.entities:
@@ -246,13 +246,13 @@ def _read_table(reading: TableReading, located: ArticleTable, article: Article, 
             # What is left of the label beside the name ("(2)" of "GH200 SXM (2)") tells the variant.
             rest = re.sub(r"\(\s*\)|（\s*）|\b(?:GPU|TPU)\b", "", _VENDORS.sub("", rest))
             variant = rest.strip(" /") or None
-        attribute = reading.attribute or vocabulary.header_attribute(label)
+        defaults = reading.labels.get(label, Defaults())
+        attribute = defaults.attribute or reading.attribute or vocabulary.header_attribute(label)
         if attribute is None:
             continue
         parsed = parse_cell(cell.text)
         if parsed is None:
             continue
-        defaults = reading.labels.get(label, Defaults())
         spec = vocabulary.attributes[attribute]
         if parsed.status == "value" and parsed.value is None and spec.unit != "":
             continue  # words in a numeric column ("Row-major"): not a value of this attribute
