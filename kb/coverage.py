@@ -43,6 +43,7 @@ _SENTENCE_END = re.compile(r"[.!?…]\s+$")
 # where one sentence ends and another begins: a Chinese sentence runs on with no space ("…更大？在 k8s 上…")
 _SENTENCE_BREAK = re.compile(rf"[.?!。？！…](?:\s|[{HAN}])")
 _PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
+RARE_NAME, COMMON_PIECE = 10, 100  # a name jieba counts at most this often; a word this many times more frequent
 # An amount is not a model number: a number with a unit ("40GB", "80G", "700W", "5nm"), or a count of
 # parameters (B, M or T) next to a word for a model ("a 7B model", "модели 13B", "7B大模型", "1.8T-param").
 # A name word right before the number makes it a name whatever follows ("Ascend 910B model", "Atlas 300T").
@@ -237,13 +238,17 @@ def _posseg():
 
 def _ordinary_compound(word: str) -> bool:
     """A proper noun jieba's HMM invented from ordinary words of its dictionary ("张卡" of 多少张卡: the
-    classifier 张 and 卡) is no name; one its dictionary lists ("寒武纪") or built on a name ("华为X") is."""
+    classifier 张 and 卡) is no name; one its dictionary lists ("寒武纪") or built on a name ("华为X") is, unless
+    the dictionary lists it as a rare name that two common ordinary words spell ("连接成": 连接 and 成)."""
     import jieba
 
     tags = _posseg().dt.word_tag_tab  # loading it loads the dictionary
     jieba.dt.check_initialized()
-    if jieba.dt.FREQ.get(word):
-        return False
+    freq = jieba.dt.FREQ
+    if freq.get(word):
+        return freq[word] <= RARE_NAME and tags.get(word) == "nr" and any(
+            min(freq.get(word[:i], 0), freq.get(word[i:], 0)) >= COMMON_PIECE * freq[word] and
+            not {tags.get(word[:i]), tags.get(word[i:])} & (_PROPER | {"nrt", "ns"}) for i in range(1, len(word)))
     pieces = jieba.lcut(word, HMM=False)
     return len(pieces) > 1 and all(jieba.dt.FREQ.get(p) and tags.get(p) not in _PROPER | {"nrt", "ns"} for p in pieces)
 

@@ -217,6 +217,13 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     assert not about("Does the Graphcore IPU need Kubernetes? The Gaudi2 does.", ["Gaudi2"])
 
 
+def test_a_rare_name_in_the_dictionary_that_common_words_spell_is_no_name():
+    words = corpus_words(["TPU GPU 连接 拓扑"])
+    # jieba lists "连接成" as a rare person's name; here it is "connect into"
+    assert _unknown("为什么 TPU 比 GPU 更便宜、更容易连接成更大规模的拓扑？", words, "zh") == []
+    assert _unknown("寒武纪的芯片有多少显存？", words, "zh") == ["寒武纪"]
+
+
 def test_a_maker_written_before_a_known_product_names_that_product():
     words = corpus_words(["Habana Labs makes Gaudi. Rubin is next. Blackwell Ultra ships. The Ultra variant. Intel."])
     def unknown(question, entity, lang="en"):

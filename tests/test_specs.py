@@ -790,3 +790,24 @@ def test_a_memory_type_beside_a_product_is_its_make_up_not_a_second_subject(tabl
     assert [(e.entity, e.value) for e in spec.entries] == [("nvlink-4", 25.0)]
     assert understand("Which is faster, HBM3 or HBM3e?", "en", table) is None or \
         set(understand("Which is faster, HBM3 or HBM3e?", "en", table).entities) == {"hbm3", "hbm3e"}
+
+
+def test_lowest_in_russian_and_a_rate_unit_in_cyrillic_are_read(table):
+    query = understand("Какая из карт — A100 SXM, H100 PCIe или L40S — имеет самую низкую пропускную способность памяти?",
+                       "ru", table)
+    assert (query.kind, query.direction) == ("superlative", "lower")
+    # "ГБ/с" is a rate, not an amount of memory
+    query = understand("Какова пропускная способность PCIe у TPU v4 в каждую сторону, в ГБ/с?", "ru", table)
+    assert query.attribute == "pcie_bandwidth"
+    assert understand("Сколько памяти у H100 в ГБ?", "ru", table).attribute == "memory_capacity"
+
+
+@pytest.mark.parametrize("question, attribute", [
+    # the head of a Chinese phrase comes last, after 的 or a gloss's bracket
+    ("在实测的 BF16 矩阵乘法（MAMF）效率对比中，哪款加速器的效率最低？", "matmul_efficiency"),
+    ("MI250 同一个 OAM 封装里两个 GCD 之间的峰值传输带宽是多少？", "die_link_bandwidth"),  # the bandwidth is the head
+    ("trn1.32xlarge 每小时几块钱", "price_per_hour"),  # written together, no phrase
+    ("Trainium2 芯片的 SBUF 片上缓存容量是多少？", "sbuf_capacity"),  # a gloss of one dimension names one thing
+])
+def test_a_chinese_phrase_is_about_its_last_cue(table, question, attribute):
+    assert understand(question, "zh", table).attribute == attribute

@@ -20,8 +20,10 @@ UNIT_WORDS = {
     "nm": r"\bnm\b|нанометр\w*|\bнм\b|纳米",
     "GHz": r"\bghz\b|\bmhz\b|гигагерц\w*|мегагерц\w*|ггц|мгц|赫兹|兆赫",
     "Gbps": r"\bgbps\b|гигабит\w*|гбит",
-    "GB": r"\bgi?b\b|гигабайт\w*|\bгб\b",
-    "TB/s": r"\bt?gb/s\b|\btb/s\b|\bgbps\b",
+    # a size, not a rate: "ГБ/с" and "gigabytes per second" are rates
+    "GB": r"(?:\bgi?b\b|гигабайт\w*|\bгб\b)(?!\s*(?:/|per sec|в секунду|в сек\b))",
+    "TB/s": r"\bt?gb/s\b|\btb/s\b|\bgbps\b|(?:\b[гт]б|гигабайт\w*|терабайт\w*)\s*(?:/\s*с|в секунду|в сек\b)|"
+            r"\b(?:giga|tera)bytes? per second\b|\b[gt]b per sec",
     "TFLOPS": r"\btflops\b|\bpflops\b|\btops\b",
     "mm²": r"mm²|\bmm2\b|мм²|\bмм2\b|平方毫米|square millimet\w+|квадратн\w+ миллиметр\w*",
 }
@@ -39,6 +41,10 @@ _GOVERNS = {
                      r"(?:(?:[a-z]+\s+)?[a-z]*\d[\w.-]*\s+)?"),
     "ru": re.compile(r"\s+"),
 }
+# what stands between a Chinese modifier and its head: 的, or the bracket of a gloss (two words written together
+# may be no phrase: "每小时几块钱" is a price)
+_ZH_MODIFIES = re.compile(r"\s*(?:[)）]\s*的?|的)\s*")
+_ZH_RATE_HEAD = re.compile(r"\s*[\u4e00-\u9fff]{0,3}?(?:带宽|速率|速度)")  # "峰值传输带宽": the bandwidth is the head
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
 
 def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],
@@ -59,7 +65,7 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         unit = vocabulary.attributes[a].unit
         return UNITS[unit].dimension if unit in UNITS else None
 
-    heads = _heads(spans, low, lang)
+    heads = _heads(spans, low, lang, dimension)
     cues = [(n, a) for n, a in cues if a in heads] or cues
     apposed = _apposed(cues, spans, low, dimension, has_facts)
     cues = [(n, a) for n, a in cues if a not in apposed] or cues
@@ -130,8 +136,15 @@ def _apposed(cues: list[tuple[int, str]], spans: dict[str, list[tuple[int, int]]
     return dropped | inside
 
 
-def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str) -> set[str]:
+def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str, dimension) -> set[str]:
     """The cued attributes no other cue governs (see ``choose_attribute``)."""
+    if lang == "zh":  # the head comes last: "矩阵乘法（MAMF）效率" is an efficiency, "每个 SM 的 SMEM" a memory;
+        # a word of rate after the second cue is the head itself ("GCD 之间的峰值带宽": a bandwidth, not a peak);
+        # two cues of one dimension side by side name one thing ("SBUF 片上缓存": see ``_apposed``)
+        return set(spans) - {a for a, a_spans in spans.items() for b, b_spans in spans.items()
+                             if a != b and dimension(a) != dimension(b) and any(
+            e <= bs and _ZH_MODIFIES.fullmatch(low, e, bs) and not _ZH_RATE_HEAD.match(low, be) and
+            not any(s2 <= bs < e2 for s2, e2 in a_spans) for s, e in a_spans for bs, be in b_spans)}
     link = _GOVERNS.get(lang)
     if link is None:
         return set(spans)

@@ -42,7 +42,7 @@ _SUPERLATIVE = {
 }
 _LOWER = {
     "en": r"\b(?:least|lowest|cheap\w*|smallest|slow(?:er|est)|weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
-    "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|медленн\w*|слаб\w*)",
+    "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|(?<![а-яё])низк\w*|медленн\w*|слаб\w*)",
     "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱",
 }
 # The words that ask for more of a thing; beside a word of _LOWER, the one nearer the attribute's cue decides
