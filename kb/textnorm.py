@@ -41,3 +41,24 @@ def normalize_for_matching(text: str) -> str:
         return text
     simplified = _converter("t2s").convert(text)
     return simplified if simplified == text else _converter("tw2sp").convert(text)
+
+
+_BRACKET = "()[]（）【】"
+
+
+def plain_words(text: str) -> tuple[str, list[int]]:
+    """``text`` with the punctuation that splits a phrase people read as one taken out, and where each of its
+    characters stood: a hyphen between words becomes a space ("L2-кэш" is "L2 кэш"), brackets go ("shared
+    memory (SMEM) на один SM" reads "shared memory SMEM на один SM"). Cues match either form."""
+    out: list[str] = []
+    at: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _BRACKET:
+            continue
+        if ch == "-" and 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum():
+            ch = " "
+        if ch.isspace() and (not out or out[-1] == " "):
+            continue
+        out.append(" " if ch.isspace() else ch)
+        at.append(i)
+    return "".join(out), at

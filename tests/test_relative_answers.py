@@ -13,7 +13,7 @@ from kb.specs.facts import FactTable
 from kb.specs.present import lookup
 from kb.specs.prose import read_prose
 from kb.specs.questions import understand
-from kb.specs.vocabulary import plain_words
+from kb.textnorm import plain_words
 
 HEAD = ("---\nid: test-article\ntitle: {title}\nlang: {lang}\nsource: {{url: 'https://example.com/a', raw_file: a.en.md}}\n"
         "publisher: Example\nlicense: CC-BY-4.0\n---\n")

@@ -755,6 +755,7 @@ def test_a_table_label_may_name_its_own_attribute_and_an_unknown_one_is_refused(
 @pytest.mark.parametrize("question, lang, attribute", [
     # a count word's gap holding another attribute's noun, with the count's noun its genitive: that noun is asked
     ("Сколько всего памяти ускорителей в одном Trn2 UltraServer?", "ru", "memory_capacity"),
+    ("Сколько всего памяти ускорителей (device memory) в одном Trn2 UltraServer?", "ru", "memory_capacity"),
     ("Сколько всего чипов в Trn2 UltraServer?", "ru", "chip_count"),
     ("H100 每个 SM 的 SMEM 是多大？", "zh", "smem_per_sm"),  # a qualifier inside a cue stays a qualifier
 ])
@@ -808,6 +809,25 @@ def test_lowest_in_russian_and_a_rate_unit_in_cyrillic_are_read(table):
     ("MI250 同一个 OAM 封装里两个 GCD 之间的峰值传输带宽是多少？", "die_link_bandwidth"),  # the bandwidth is the head
     ("trn1.32xlarge 每小时几块钱", "price_per_hour"),  # written together, no phrase
     ("Trainium2 芯片的 SBUF 片上缓存容量是多少？", "sbuf_capacity"),  # a gloss of one dimension names one thing
+    ("Gaudi 2 和 H100 SXM 的 BF16 实测 matmul 效率（MAMF）哪个更高？", "matmul_efficiency"),  # a bracket: what it is of
+    ("Trainium2 芯片的 SBUF（片上缓存）容量是多少？", "sbuf_capacity"),
 ])
 def test_a_chinese_phrase_is_about_its_last_cue(table, question, attribute):
     assert understand(question, "zh", table).attribute == attribute
+
+
+def test_comparisons_read_smaller_a_count_written_onto_a_name_and_a_version_written_before_its_sibling(table):
+    query = understand("Trainium2 vs Trainium3: which one has the smaller SBUF?", "en", table)
+    assert (query.kind, query.direction) == ("comparison", "lower")
+    question = table.vocabulary.mend_names("у какого узла выше исходящая пропускная способность сети: 8xH100 или GB200 NVL72?")
+    assert set(understand(question, "ru", table).entities) == {"nvidia-h100-sxm", "nvidia-gb200-nvl72"}
+    assert table.vocabulary.mend_names("trn1.32xlarge or 8xlarge") == "trn1.32xlarge or 8xlarge"
+    # "v4" alone before "v5p": the TPU v4, named as the full name of its sibling with its version replaced
+    query = understand("У какого TPU больше максимальный размер пода (superpod): v4 или v5p?", "ru", table)
+    assert set(query.entities) == {"google-tpu-v4", "google-tpu-v5p"}
+    assert set(understand("v5p or v4: which TPU has more HBM?", "en", table).entities) == {"google-tpu-v4",
+                                                                                           "google-tpu-v5p"}
+    assert understand("How much HBM do 4 or v5p chips have?", "en", table).entities == ("google-tpu-v5p",)
+    # a Russian factor agrees with its number
+    _, spec = lookup(table, "у какого узла выше исходящая пропускная способность сети: 8x H100 или GB200 NVL72?", "ru")
+    assert "в 9 раз)" in spec.answer.text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from kb.language import HAN
 from kb.specs.facts import FactTable
 from kb.specs.units import UNITS
 
@@ -44,7 +45,8 @@ _GOVERNS = {
 # what stands between a Chinese modifier and its head: 的, or the bracket of a gloss (two words written together
 # may be no phrase: "每小时几块钱" is a price)
 _ZH_MODIFIES = re.compile(r"\s*(?:[)）]\s*的?|的)\s*")
-_ZH_RATE_HEAD = re.compile(r"\s*[\u4e00-\u9fff]{0,3}?(?:带宽|速率|速度)")  # "峰值传输带宽": the bandwidth is the head
+_GLOSS, _GLOSS_END = re.compile(r"\s*[(（]\s*"), re.compile(r"\s*[)）]")
+_ZH_RATE_HEAD = re.compile(rf"\s*[{HAN}]{{0,3}}?(?:带宽|速率|速度)")  # "峰值传输带宽": the bandwidth is the head
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
 
 def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],
@@ -138,6 +140,15 @@ def _apposed(cues: list[tuple[int, str]], spans: dict[str, list[tuple[int, int]]
 
 def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str, dimension) -> set[str]:
     """The cued attributes no other cue governs (see ``choose_attribute``)."""
+    # a cue in brackets right after another names what that one is measured of ("matmul 效率（MAMF）"), unless it
+    # is of one dimension with it: then it glosses it (see ``_apposed``); or the other's phrase holds it too
+    glossed = {b for a, a_spans in spans.items() for b, b_spans in spans.items() if dimension(a) != dimension(b) and
+               any(_GLOSS.fullmatch(low, e, bs) and _GLOSS_END.match(low, be) for _, e in a_spans for bs, be in b_spans)
+               and not any(s <= bs and be <= e for s, e in a_spans for bs, be in b_spans)}
+    return _governing(spans, low, lang, dimension) - glossed
+
+
+def _governing(spans: dict[str, list[tuple[int, int]]], low: str, lang: str, dimension) -> set[str]:
     if lang == "zh":  # the head comes last: "矩阵乘法（MAMF）效率" is an efficiency, "每个 SM 的 SMEM" a memory;
         # a word of rate after the second cue is the head itself ("GCD 之间的峰值带宽": a bandwidth, not a peak);
         # two cues of one dimension side by side name one thing ("SBUF 片上缓存": see ``_apposed``)

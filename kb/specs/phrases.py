@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from kb.specs.model import Fact
 from kb.specs.units import format_count, format_number, unit_name
 
@@ -158,12 +160,22 @@ RELATION_WORDS = {  # (subject's word, the other side's), by direction; prices r
 }
 
 
+def times_agreed(text: str, lang: str) -> str:
+    """Russian "в N раз" agreeing with a whole N ("в 9 раз", "в 3 раза"); a fraction or a range keeps "раза"."""
+    if lang != "ru":
+        return text
+    def agree(m: re.Match) -> str:
+        n = int(m.group(1))
+        return f"в {n} " + ("раза" if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else "раз")
+    return re.sub(r"в (\d+) раза(?![а-яё])", agree, text)
+
+
 def factor_text(factor: str, lang: str) -> str:
     """"60%" / "2-3x" as the language says it: "на 60%", "в 2-3 раза", "60%", "2-3倍"."""
     times = not factor.endswith("%")
     number = "–".join(format_number(float(n), lang) for n in factor.rstrip("x×%").split("-"))
     if lang == "ru":
-        return f"в {number} раза" if times else f"на {number}%"
+        return times_agreed(f"в {number} раза", lang) if times else f"на {number}%"
     if lang == "zh":
         return f"{number}倍" if times else f"{number}%"
     return f"{number}×" if times else f"{number}%"

@@ -28,6 +28,7 @@ from kb.specs.phrases import (
     factor_text,
     fmt_range,
     qualifier,
+    times_agreed,
     value_display,
 )
 from kb.specs.questions import SpecQuery, understand
@@ -120,9 +121,9 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
                 ratio_text = fmt_range(round((1 - rl[1] / rh[0]) * 100), round((1 - rl[0] / rh[1]) * 100), "%", lang)
             else:  # "во сколько раз меньше": the factor
                 key = "ratio_higher" if query.direction == "higher" else "ratio_lower_times"
-        text = TEXTS[key][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
-                                                   vb=fmt_range(*rs, unit, lang), diff=fmt_range(*diff, unit, lang),
-                                                   ratio=ratio_text, label=label)
+        text = times_agreed(TEXTS[key][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
+                                                    vb=fmt_range(*rs, unit, lang), diff=fmt_range(*diff, unit, lang),
+                                                    ratio=ratio_text, label=label), lang)
     elif ra == rb and ra[0] == ra[1]:
         text = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=fmt_range(*ra, unit, lang))
     else:

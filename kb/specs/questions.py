@@ -41,7 +41,7 @@ _SUPERLATIVE = {
     "zh": r"最|更便宜|更贵|更大|更多|更快|更慢",
 }
 _LOWER = {
-    "en": r"\b(?:least|lowest|cheap\w*|smallest|slow(?:er|est)|weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
+    "en": r"\b(?:least|lowest|cheap\w*|small(?:er|est)|slow(?:er|est)|weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
     "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|(?<![а-яё])низк\w*|медленн\w*|слаб\w*)",
     "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱",
 }

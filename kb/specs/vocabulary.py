@@ -18,33 +18,10 @@ from kb.errors import SpecError
 from kb.language import COMMON_WORD, has_cyrillic, word_frequency
 from kb.specs.model import Attribute, Entity
 from kb.specs.yaml_entries import load_yaml_items, validated
-from kb.textnorm import normalize_for_matching
+from kb.textnorm import normalize_for_matching, plain_words
 
 ENTITIES_FILE = "entities.yaml"
 ATTRIBUTES_FILE = "attributes.yaml"
-
-
-_BRACKET = "()[]（）【】"
-
-
-def plain_words(text: str) -> tuple[str, list[int]]:
-    """``text`` with the punctuation that splits a phrase people read as one taken out, and where each of its
-    characters stood: a hyphen between words becomes a space ("L2-кэш" is "L2 кэш"), brackets go ("shared
-    memory (SMEM) на один SM" reads "shared memory SMEM на один SM"). Cues match either form."""
-    out: list[str] = []
-    at: list[int] = []
-    for i, ch in enumerate(text):
-        if ch in _BRACKET:
-            continue
-        if ch == "-" and 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum():
-            ch = " "
-        if ch.isspace() and (not out or out[-1] == " "):
-            continue
-        out.append(" " if ch.isspace() else ch)
-        at.append(i)
-    return "".join(out), at
-
-
 _WORD = "A-Za-z0-9А-Яа-яЁё_"
 # The cost of doing something (migrating, porting, communicating, powering) is not the hardware's price.
 WORK_COST = re.compile(
@@ -57,6 +34,7 @@ WORK_COST = re.compile(
 # a version written alone after a name and a listing or opposing word: "TPU v3 和 v4", "Trainium2 or 3"
 LISTING = r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
 ELIDED = re.compile(LISTING + r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-]|\.\d)")
+_ELIDED_BEFORE = re.compile(r"(?<![\w.\-])([A-Za-z]\d+[A-Za-z]?)" + LISTING + r"$")
 # a variant word made a product by the word beside it ("the PCIe one", "PCIe-версия", "版本"): "the PCIe
 # bandwidth" names no product, "the PCIe version" does
 _VARIANT_NOUN = r"(?:one|version|variant|model|card|board|верси\w*|вариант\w*|модел\w*|карт\w*)"
@@ -241,6 +219,10 @@ class Vocabulary:
                 taken.insert(i + 1, found)
             i += 1
         for m in list(taken):
+            found = self._elided_before(text, m)
+            if found and not any(found.start < t.end and t.start < found.end for t in taken):
+                taken.append(found)
+        for m in list(taken):
             for found in self._variant_pair(text, m) + self._variant_named(text, m):
                 if not any(found.start < t.end and t.start < found.end for t in taken):
                     taken.append(found)
@@ -300,11 +282,22 @@ class Vocabulary:
             return None
         if m.group(1).isdigit() and not AFTER_SHORT_NAME.match(text, m.end(1)):
             return None  # a bare number before a word is a count ("Gaudi2 and 3 instances", "3 个节点"), not a name
-        full = mention.text[:version.start()] + m.group(1)
-        eid = next((eid for pattern, eid in self._names if pattern.fullmatch(full)), None)
-        if eid is None or eid == mention.entity:
-            return None
-        return Mention(eid, m.start(1), m.end(1), m.group(1))
+        return self._sibling(mention, m.group(1), m.start(1))
+
+    def _elided_before(self, text: str, mention: Mention) -> Mention | None:
+        """The same written before ``mention`` ("v4" of "v4 или v5p"); a letter in the version, so no count."""
+        m = _ELIDED_BEFORE.search(text, 0, mention.start)
+        return self._sibling(mention, m.group(1), m.start(1)) if m and VERSION.search(mention.text) else None
+
+    def _sibling(self, mention: Mention, version: str, at: int) -> Mention | None:
+        """The entity named as ``mention``'s name (as written, or its full name: "v5p" is "Google TPU v5p") with
+        its version replaced by ``version``; None when that names no other entity."""
+        for name in (mention.text, self.entities[mention.entity].name):
+            full = name[:VERSION.search(name).start()] + version if VERSION.search(name) else ""
+            eid = next((eid for pattern, eid in self._names if full and pattern.fullmatch(full)), None)
+            if eid is not None and eid != mention.entity:
+                return Mention(eid, at, at + len(version), version)
+        return None
 
     def entity_in(self, text: str) -> tuple[str, str] | None:
         """The first entity named in a table cell, and what is left of the cell around it."""
@@ -347,9 +340,9 @@ class Vocabulary:
     def mend_names(self, text: str, known: frozenset[str] = frozenset()) -> str:
         """``text`` with each word that is no word of ``known`` (the corpus's) and no name, but a single edit in
         the letters before its digits from one entity's one-word name ("trainum3", "Inferntia2"), written as
-        that name. What follows the letters must agree exactly: "TPUv4i", "HBM4e", "Gaudi2D" and "trn1n.32xlarge"
-        are other products, and stems under four letters ("MI300A") are model numbers, not words. A name of letters
-        alone is mended from six letters on ("trainum"): shorter words are too often other words."""
+        that name, and a count written onto a name ("8xH100") apart from it. What follows the letters must agree
+        exactly: "TPUv4i", "HBM4e", "Gaudi2D" and "trn1n.32xlarge" are other products, and stems under four letters
+        ("MI300A") are model numbers, not words. A name of letters alone is mended from six letters on ("trainum")."""
         def mend(m: re.Match) -> str:
             word = m.group(0)
             low = word.lower()
@@ -366,6 +359,7 @@ class Vocabulary:
                 return word
             close = {name for name in self._letter_names if one_edit(low, name)}
             return self._letter_names[close.pop()] if len(close) == 1 else word
+        text = re.sub(r"(?<![\w.])(\d+[x×])(?=[A-Za-z])(?!large)", r"\1 ", text)  # "8xH100": eight of the H100
         text = re.sub(r"(?<![\w.-])[A-Za-z]+\d[A-Za-z0-9]*(?![\w-]|\.\w)", mend, text)
         return re.sub(r"(?<![\w.-])[A-Za-z]{6,}(?![\w-]|\.\w)", mend_word, text)
 
