@@ -41,10 +41,11 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     for pos, hit in enumerate(hits[:ANSWER_FROM_TOP]):
         chunk = hit.chunk
         text = normalize_for_matching(" ".join((*chunk.section, chunk.text)))
-        if unlisted:
+        if unlisted:  # the product the table has no entity for; beside a known one without the value, either
             if found := next(iter(unlisted_sentences(chunk, query.unlisted, dimension)), None):
                 return [(pos, *found)]
-            continue
+            if not query.entities:
+                continue
         # the other side of a comparison ("40% more than MI250X") is not what the passage's figures are about,
         # unless the question compares it too: then that sentence states the relation asked for
         named = {m.entity for m in vocabulary.mentions(text)

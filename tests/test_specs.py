@@ -831,3 +831,9 @@ def test_comparisons_read_smaller_a_count_written_onto_a_name_and_a_version_writ
     # a Russian factor agrees with its number
     _, spec = lookup(table, "у какого узла выше исходящая пропускная способность сети: 8x H100 или GB200 NVL72?", "ru")
     assert "в 9 раз)" in spec.answer.text
+
+
+def test_russian_power_with_a_precision_is_compute_and_a_single_stack_is_per_stack(table):
+    assert understand("мощность gaudi3 в bf16?", "ru", table).attribute == "peak_compute"
+    assert understand("HBM4 单个堆栈的最大数据速率是多少 GBps？", "zh", table).attribute == "stack_bandwidth"
+    assert understand("HBM4 单个堆栈最大容量多少？", "zh", table).attribute == "stack_capacity"

@@ -87,7 +87,8 @@ _FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])
 # precision (the one attribute given per data type).
 _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
                          r"как быстро|(?<![а-яё])быстре\w*|самы\w* быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
-                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|самы\w* мощн\w*|更强|最强")
+                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|самы\w* мощн\w*|(?<![а-яё])мощност\w*|"
+                         r"更强|最强")
 # of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
 _FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强")
 PER_PRECISION = "peak_compute"
@@ -245,7 +246,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
-                     unlisted=unlisted if kind == "lookup" and not entities else ())
+                     unlisted=unlisted if kind == "lookup" else ())
 
 
 def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
