@@ -254,6 +254,9 @@ def test_an_attribute_of_a_product_the_table_has_no_entity_for_is_reported_absen
     assert understand("What is the TDP of the AMD MI300A APU?", "en", table) is None
     # a named entity is what is asked: an unlisted name beside it is not
     assert understand("What is the TDP of the MI300X?", "en", table, unlisted=("MI300A",)).unlisted == ()
+    # unless the question compares them: then the unlisted one's own sentence may answer
+    assert understand("MI300X vs MI300A: which has the higher TDP?", "en", table, unlisted=("MI300A",)).unlisted == \
+        ("MI300A",)
 
 
 def test_two_classes_offered_as_alternatives_get_no_ranking(table):

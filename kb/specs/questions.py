@@ -159,7 +159,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     """The spec reading of a question, or None when it asks about no attribute. ``known_words`` (the
     corpus's) are never taken for misspellings of attribute words; ``unlisted`` are the names of things the
     corpus writes that are no table entity (``kb.coverage.unlisted_names``): asked about with no entity
-    named, the question asks their attribute, and the table has none."""
+    named, or compared with one ("h800 和 h100 哪个…"), the question asks their attribute, and the table has none."""
     lang = lang or "en"
     text = normalize_for_matching(question)
     vocabulary = table.vocabulary
@@ -246,7 +246,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
-                     unlisted=unlisted if kind == "lookup" else ())
+                     unlisted=unlisted if kind == "lookup" and (not entities or compare) else ())
 
 
 def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
