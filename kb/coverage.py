@@ -97,7 +97,7 @@ _CAPITALIZED_PAIR = re.compile(r"(?<![A-Za-z0-9])(?=([A-Z][a-z]+ [A-Z][a-z]+)(?!
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
 _COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared|beats?|outperform\w*|outpac\w+)\b|"
                         r"(?<![а-яё])(?:или|чем|против|сравн\w*|обгоня\w*|превосход\w*|опережа\w*)(?![а-яё])|"
-                        r"还是|比|和|跟|与|对比|胜过|优于|超过", re.IGNORECASE)
+                        r"还是|比|和|跟|与|对比|胜过|优于", re.IGNORECASE)  # not 超过: "超过 8 张" is "more than"
 
 
 @dataclass(frozen=True)

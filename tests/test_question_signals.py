@@ -215,6 +215,7 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     assert about("Does the Graphcore IPU beat the Gaudi2?", ["Gaudi2"])
     assert about("训练时 Graphcore IPU 优于 Gaudi2 吗？", ["Gaudi2"])
     assert not about("Does the Graphcore IPU need Kubernetes? The Gaudi2 does.", ["Gaudi2"])
+    assert not about("在 Volcano 调度器上跑超过 8 张 H100 的任务，每张卡显存多少？", ["H100"])  # 超过: "more than"
 
 
 def test_a_rare_name_in_the_dictionary_that_common_words_spell_is_no_name():

@@ -732,9 +732,13 @@ def test_what_the_corpus_states_of_registers_caches_and_memory_dies_are_attribut
         ("Какая скорость на вывод у HBM3e?", "ru"): "pin_data_rate",
         ("What is the die capacity of HBM3e?", "en"): "die_capacity",
         ("Per Ascend 950DT, how much scale-up bandwidth is there?", "en"): "interchip_bandwidth",
+        # the verb is no register file, nor a scale-up domain's size a bandwidth
+        ("How much does a p4d instance cost per hour if I register for a savings plan?", "en"): "price_per_hour",
+        ("Нужно ли регистрироваться, чтобы узнать цену trn1.32xlarge в час?", "ru"): "price_per_hour",
     }
     for (question, lang), attribute in asked.items():
         assert understand(question, lang, table).attribute == attribute, question
+    assert understand("Какой размер scale-up домена у GB200 NVL72?", "ru", table) is None
 
 
 def test_a_rate_said_one_way_is_read_with_its_direction(table):
@@ -779,9 +783,21 @@ def test_a_nodes_total_is_never_answered_with_one_chips_figure(table):
     assert (query.kind, query.attribute) == ("comparison", "node_egress_bandwidth")
     _, spec = lookup(table, "What's the total HBM in a Trn2 UltraServer?", "en")
     assert [(e.value, e.unit) for e in spec.entries] == [(6144.0, "GiB")]
-    # a rack's total is no figure of the chip it is built of
-    _, spec = lookup(table, "What is the total memory of a GB200 NVL72 rack?", "en")
-    assert spec is None or not any(e.entity == "nvidia-gb200-sxm" for e in spec.entries)
+    # a system's total is no figure of the chip it is built of
+    _, spec = lookup(table, "What is the total memory of a GB200 NVL72?", "en")
+    assert spec.missing and not spec.entries
+    _, spec = lookup(table, "How much memory does the GB200 NVL72 have?", "en")  # no total asked: its chip's, labelled
+    assert [e.entity for e in spec.entries] == ["nvidia-gb200-sxm"]
+    # a process node, training over several nodes, one chip asked of, a bus (总线): no node's total
+    for question, lang, attribute in (("What process node is the whole MI300X built on?", "en", "process_node"),
+                                      ("For multi-node training, what is the total HBM capacity of one H100?", "en",
+                                       "memory_capacity"),
+                                      ("Сколько всего памяти у одного H100 при обучении на нескольких узлах?", "ru",
+                                       "memory_capacity"),
+                                      ("H100 采用 4N 工艺节点，总共有多少个晶体管？", "zh", "transistor_count"),
+                                      ("单个 H100 的显存总共多少？多节点训练要用。", "zh", "memory_capacity"),
+                                      ("H100 节点中每张卡的 PCIe 总线带宽是多少？", "zh", "pcie_bandwidth")):
+        assert understand(question, lang, table).attribute == attribute, question
 
 
 def test_a_memory_type_beside_a_product_is_its_make_up_not_a_second_subject(table):
@@ -792,8 +808,9 @@ def test_a_memory_type_beside_a_product_is_its_make_up_not_a_second_subject(tabl
     # unless it has a value of what is asked, and the product has none
     _, spec = lookup(table, "What's the per-link bandwidth of NVLink 4 on the H100?", "en")
     assert [(e.entity, e.value) for e in spec.entries] == [("nvlink-4", 25.0)]
-    assert understand("Which is faster, HBM3 or HBM3e?", "en", table) is None or \
-        set(understand("Which is faster, HBM3 or HBM3e?", "en", table).entities) == {"hbm3", "hbm3e"}
+    # with no product named, the memory types are the subjects
+    assert set(understand("Which has the higher per-pin data rate, HBM3 or HBM3e?", "en", table).entities) == \
+        {"hbm3", "hbm3e"}
 
 
 def test_lowest_in_russian_and_a_rate_unit_in_cyrillic_are_read(table):
@@ -822,6 +839,11 @@ def test_a_chinese_phrase_is_about_its_last_cue(table, question, attribute):
 def test_comparisons_read_smaller_a_count_written_onto_a_name_and_a_version_written_before_its_sibling(table):
     query = understand("Trainium2 vs Trainium3: which one has the smaller SBUF?", "en", table)
     assert (query.kind, query.direction) == ("comparison", "lower")
+    # a smaller or lower thing of another kind is no direction of the figure, and "высокая" asks for the higher
+    assert understand("Which is fastest at smaller precisions like FP8: H100 or MI300X?", "en", table).direction == \
+        "higher"
+    assert understand("У какого ускорителя самая высокая пропускная способность памяти при низкой загрузке: H100 или "
+                      "MI300X?", "ru", table).direction == "higher"
     question = table.vocabulary.mend_names("у какого узла выше исходящая пропускная способность сети: 8xH100 или GB200 NVL72?")
     assert set(understand(question, "ru", table).entities) == {"nvidia-h100-sxm", "nvidia-gb200-nvl72"}
     assert table.vocabulary.mend_names("trn1.32xlarge or 8xlarge") == "trn1.32xlarge or 8xlarge"

@@ -41,8 +41,11 @@ _SUPERLATIVE = {
     "zh": r"最|更便宜|更贵|更大|更多|更快|更慢",
 }
 _LOWER = {
-    "en": r"\b(?:least|lowest|cheap\w*|small(?:er|est)|slow(?:er|est)|weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
-    "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|(?<![а-яё])низк\w*|медленн\w*|слаб\w*)",
+    # not a smaller or lower thing of another kind ("smaller precisions", "при низкой загрузке")
+    "en": r"\b(?:least|lowest|cheap\w*|small(?:er|est)(?! (?:precision|model|batch|data ?type)s?\b)|slow(?:er|est)|"
+          r"weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
+    "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|"
+          r"(?<![а-яё])низк\w*(?! (?:точност|загрузк|нагрузк|энерго|уровн|задержк)\w*)|медленн\w*|слаб\w*)",
     "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱",
 }
 # The words that ask for more of a thing; beside a word of _LOWER, the one nearer the attribute's cue decides
@@ -50,7 +53,7 @@ _LOWER = {
 _HIGHER = {
     "en": r"\b(?:most|highest|largest|biggest|fastest|greatest|best|maximum|more|higher|larger|bigger|faster|"
           r"greater|better|stronger|strongest)\b",
-    "ru": r"(?:больш\w*|наибольш\w*|максимальн\w*|выше|быстрее|мощнее|сильнее|дороже)",
+    "ru": r"(?:больш\w*|наибольш\w*|максимальн\w*|выше|(?<![а-яё])высок\w*|быстрее|мощнее|сильнее|дороже)",
     "zh": r"最多|最高|最大|最快|最强|更多|更高|更大|更快|更强",
 }
 # Two things offered as alternatives ("TPU or GPU", "TPU или GPU", "TPU 还是 GPU", "跟 GPU 比"): without a named
@@ -116,10 +119,17 @@ _SCOPE_WORDS = {
 }
 # A figure of a whole node or rack of chips: the place named with a word of total ("8 卡 H100 节点的 NVLink 总带宽"),
 # or "per node". A chip's own figure is no answer to it.
-_NODE = re.compile(r"\bnodes?\b|\bracks?\b|(?<![а-яё])(?:узл\w*|узел|стойк\w*)|节点|机柜|机架")
-_TOTAL = re.compile(r"\b(?:total|aggregate|combined|whole|entire)\b|суммарн\w*|в сумме|(?<![а-яё])(?:всего|цел\w+)|总|合计|一共|整个")
+# Not a process node, nor training over several nodes ("multi-node", "на нескольких узлах", "多节点", "跨节点").
+_NODE = re.compile(r"(?<!process )(?<!multi-)(?<!multi )\b(?:nodes?|racks?)\b|(?<!нескольких )(?<![а-яё])"
+                   r"(?:узл\w*|узел|стойк\w*)|(?<!工艺)(?<!多)(?<!跨)节点|机柜|机架")
+_TOTAL = re.compile(r"\b(?:total|aggregate|combined|whole|entire)\b|суммарн\w*|в сумме|(?<![а-яё])всего(?![а-яё])|"
+                    r"总(?!线|结|之|是)|合计|一共|整个")
+# One chip asked of, not the node ("each GPU", "одного H100", "单个 H100", "每张卡"), unless the node is that one
+_SINGLE = re.compile(r"(?:\b(?:one|single|each|per (?:gpu|chip|card))\b|(?<![а-яё])(?:одн(?:ого|ой|у|а)|кажд\w*)(?![а-яё])|"
+                     r"单个|单张|单卡|每张|每卡|每个?\s*(?:gpu|卡|芯片))(?!\s+(?:[\w.-]+\s+){0,2}(?:nodes?|racks?|узл|узел|节点))")
 _WHOLE = ("per_node", "per_instance", "per_system")  # the scopes of a figure of many chips together
 _PER_NODE = re.compile(r"\bper node\b|на (?:один |каждый )?узел|每个?\s*节点")
+NEAR_TOTAL = 60  # characters between a word of total and the node it is the total of
 # A part counted ("with 8 XCDs", "с 8 XCD", "8个XCD") is the whole chip's make-up, not a scope asked for.
 _COUNT_BEFORE = re.compile(r"(?<![A-Za-z0-9.])\d+\s*(?:[个块颗]\s*)?$")  # a number, not a name's last digits ("MI250 GCD")
 _KIND_WORDS = {
@@ -238,15 +248,26 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         kind = "lookup"
     scopes = tuple(s for s, pattern in _SCOPE_WORDS.items()
                    if any(not _COUNT_BEFORE.search(low, 0, m.start()) for m in re.finditer(pattern, low)))
-    if (_PER_NODE.search(low) or (_NODE.search(low) and _TOTAL.search(low))) and "per_chip" not in scopes:
-        if not vocabulary.attributes[attribute].whole and \
+    node = _node_total(low)
+    whole = any(vocabulary.entities[e].kind != "chip" for e in entities) and _TOTAL.search(low)  # a system's total
+    if (node or whole) and "per_chip" not in scopes:
+        if node and not vocabulary.attributes[attribute].whole and \
                 not any(f.scope in _WHOLE for e in entities for f in table.about(e, attribute)):
             return None  # a node's total, and the table has only chips' own figures: the passages answer it
-        scopes += ("per_node",)
+        scopes += ("per_node",)  # and a system's total never falls back to its chip's figure
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
                      unlisted=unlisted if kind == "lookup" and (not entities or compare) else ())
+
+
+def _node_total(low: str) -> bool:
+    """Whether the question asks a figure of a whole node or rack: "per node", or a word of total near a node's
+    word, and no single chip asked of."""
+    if _PER_NODE.search(low):
+        return True
+    return not _SINGLE.search(low) and any(_TOTAL.search(low, max(0, m.start() - NEAR_TOTAL), m.end() + NEAR_TOTAL)
+                                           for m in _NODE.finditer(low))
 
 
 def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
