@@ -48,11 +48,18 @@ _ZH_MODIFIES = re.compile(r"\s*(?:[)）]\s*的?|的)\s*")
 _GLOSS, _GLOSS_END = re.compile(r"\s*[(（]\s*"), re.compile(r"\s*[)）]")
 _ZH_RATE_HEAD = re.compile(rf"\s*[{HAN}]{{0,3}}?(?:带宽|速率|速度)")  # "峰值传输带宽": the bandwidth is the head
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
+Spans = list[tuple[int, int]]
 
-def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, list[tuple[int, int]]],
-            lang: str) -> str | None:
-    """The attribute a question asks for (None for a bandwidth of none of the cued things). A cue that only qualifies another one is not what is asked: the
-    object of "of" in English ("the clock of the compute units"), the genitive right after a Russian head
+
+def _holds(outer: Spans, inner: Spans) -> bool:
+    """Whether a phrase of ``outer`` holds one of ``inner`` (or is it)."""
+    return any(s <= i_s and i_e <= e for s, e in outer for i_s, i_e in inner)
+
+
+def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, Spans],
+                     lang: str) -> str | None:
+    """The attribute a question asks for (None for a bandwidth of none of the cued things). A cue that only
+    qualifies another one is not what is asked: the object of "of" in English ("the clock of the compute units"), the genitive right after a Russian head
     noun ("частота вычислительных блоков"). A word of bandwidth asks for bytes per second: of the cued
     attributes, or of the rate sibling a cued one names ("пропускная способность HBM" asks for the memory
     bandwidth, not the memory). Then the longest cue, never a shorter one because the table has facts of it
@@ -112,7 +119,7 @@ _SIDE_BY_SIDE = re.compile(r"[ -]?(?:\([^()]{0,20})?(?:(?:bandwidth|bw|проп�
 _ACRONYM = re.compile(r"[a-z][a-z0-9]{1,3}|[a-z0-9]{1,3}[a-z]")  # a short Latin token: "sbuf", "l2" (not "memory")
 
 
-def _apposed(cues: list[tuple[int, str]], spans: dict[str, list[tuple[int, int]]], low: str, dimension,
+def _apposed(cues: list[tuple[int, str]], spans: dict[str, Spans], low: str, dimension,
              has_facts) -> set[str]:
     """The attributes to drop where an acronym and a word of one dimension stand side by side: they name one
     thing in either order ("SBUF memory", "памяти SBUF", "片上缓存(SBUF)"), and the acronym says which, though the
@@ -121,8 +128,8 @@ def _apposed(cues: list[tuple[int, str]], spans: dict[str, list[tuple[int, int]]
     cued = [a for _, a in cues]
     for a in cued:
         for b in cued:
-            if a == b or dimension(a) is None or dimension(a) != dimension(b) or any(
-                    s <= bs and be <= e for s, e in spans.get(a, []) for bs, be in spans.get(b, [])):
+            if a == b or dimension(a) is None or dimension(a) != dimension(b) or \
+                    _holds(spans.get(a, []), spans.get(b, [])):
                 continue  # one inside the other's phrase ("每个 SM 的共享内存(SMEM)"): the longer cue decides
             for (s1, e1), (s2, e2) in ((x, y) for x in spans.get(a, []) for y in spans.get(b, []) if y[0] >= x[1]):
                 if not _SIDE_BY_SIDE.fullmatch(low, e1, s2):
@@ -138,17 +145,17 @@ def _apposed(cues: list[tuple[int, str]], spans: dict[str, list[tuple[int, int]]
     return dropped | inside
 
 
-def _heads(spans: dict[str, list[tuple[int, int]]], low: str, lang: str, dimension) -> set[str]:
+def _heads(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[str]:
     """The cued attributes no other cue governs (see ``choose_attribute``)."""
     # a cue in brackets right after another names what that one is measured of ("matmul 效率（MAMF）"), unless it
     # is of one dimension with it: then it glosses it (see ``_apposed``); or the other's phrase holds it too
     glossed = {b for a, a_spans in spans.items() for b, b_spans in spans.items() if dimension(a) != dimension(b) and
                any(_GLOSS.fullmatch(low, e, bs) and _GLOSS_END.match(low, be) for _, e in a_spans for bs, be in b_spans)
-               and not any(s <= bs and be <= e for s, e in a_spans for bs, be in b_spans)}
+               and not _holds(a_spans, b_spans)}
     return _governing(spans, low, lang, dimension) - glossed
 
 
-def _governing(spans: dict[str, list[tuple[int, int]]], low: str, lang: str, dimension) -> set[str]:
+def _governing(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[str]:
     if lang == "zh":  # the head comes last: "矩阵乘法（MAMF）效率" is an efficiency, "每个 SM 的 SMEM" a memory;
         # a word of rate after the second cue is the head itself ("GCD 之间的峰值带宽": a bandwidth, not a peak);
         # two cues of one dimension side by side name one thing ("SBUF 片上缓存": see ``_apposed``)
@@ -162,8 +169,7 @@ def _governing(spans: dict[str, list[tuple[int, int]]], low: str, lang: str, dim
     governed = set()
     for a, a_spans in spans.items():
         for b, b_spans in spans.items():
-            inside = any(bs <= s and e <= be for s, e in a_spans for bs, be in b_spans)  # b's phrase holds a's
-            if a != b and not inside and any(link.fullmatch(low[ae:bs]) and not any(s <= bs < e for s, e in a_spans)
+            if a != b and not _holds(b_spans, a_spans) and any(link.fullmatch(low[ae:bs]) and not any(s <= bs < e for s, e in a_spans)
                                              for _, ae in a_spans for bs, _ in b_spans if bs >= ae):
                 governed.add(b)
             # b's last word right after a, which stands inside b's phrase: the words b lets stand between its ends

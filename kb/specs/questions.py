@@ -17,7 +17,7 @@ from typing import Literal
 from kb.class_comparison import offers_classes
 from kb.specs import dates
 from kb.specs.asked_attribute import choose_attribute, unit_cue
-from kb.specs.clauses import BIDIRECTIONAL, PARTS, SUBJECT_KINDS
+from kb.specs.clauses import BIDIRECTIONAL, ONE_WAY, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
 from kb.specs.units import DTYPE, UNITS, counted
 from kb.textnorm import normalize_for_matching
@@ -109,7 +109,7 @@ _PRECISION_WORDS = {
 }
 # The kind of figure ("Matrix FP8" against "Vector FP8" rows of a spec table, one-way against bidirectional).
 _BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "vector": r"\bvector\b|векторн\w*|向量",
-                "one-way": r"\bone[- ]way\b|\bunidirectional\b|однонаправлен\w*|в одну сторону|单向",
+                "one-way": ONE_WAY.pattern,
                 "bidirectional": BIDIRECTIONAL.pattern}
 _SCOPE_WORDS = {
     # the singular: "both GCDs" is the whole chip, as the prose reader takes it

@@ -34,6 +34,7 @@ WORK_COST = re.compile(
 # a version written alone after a name and a listing or opposing word: "TPU v3 和 v4", "Trainium2 or 3"
 LISTING = r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
 ELIDED = re.compile(LISTING + r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-]|\.\d)")
+_COUNT_ONTO_NAME = re.compile(r"(?<![\w.])(\d+[x×])(?=[A-Za-z])(?!large)")  # "8xH100": eight of the H100
 _ELIDED_BEFORE = re.compile(r"(?<![\w.\-])([A-Za-z]\d+[A-Za-z]?)" + LISTING + r"$")
 # a variant word made a product by the word beside it ("the PCIe one", "PCIe-версия", "版本"): "the PCIe
 # bandwidth" names no product, "the PCIe version" does
@@ -94,6 +95,10 @@ class Mention:
     start: int
     end: int
     text: str
+
+
+def _overlaps(mention: Mention, taken: list[Mention]) -> bool:
+    return any(mention.start < t.end and t.start < mention.end for t in taken)
 
 
 def _model_stem(name: str) -> str:
@@ -208,23 +213,22 @@ class Vocabulary:
         taken: list[Mention] = []
         for pattern, eid in self._names:
             for m in pattern.finditer(text):
-                if any(m.start() < t.end and t.start < m.end() for t in taken):
-                    continue
-                taken.append(Mention(eid, m.start(), m.end(), m.group(0)))
+                if not _overlaps(found := Mention(eid, m.start(), m.end(), m.group(0)), taken):
+                    taken.append(found)
         taken.sort(key=lambda m: m.start)
         i = 0
         while i < len(taken):  # each elided name found is itself followed, so a list of them chains
             found = self._elided(text, taken[i])
-            if found and not any(found.start < t.end and t.start < found.end for t in taken):
+            if found and not _overlaps(found, taken):
                 taken.insert(i + 1, found)
             i += 1
         for m in list(taken):
             found = self._elided_before(text, m)
-            if found and not any(found.start < t.end and t.start < found.end for t in taken):
+            if found and not _overlaps(found, taken):
                 taken.append(found)
         for m in list(taken):
             for found in self._variant_pair(text, m) + self._variant_named(text, m):
-                if not any(found.start < t.end and t.start < found.end for t in taken):
+                if not _overlaps(found, taken):
                     taken.append(found)
         return sorted(taken, key=lambda m: m.start)
 
@@ -293,10 +297,11 @@ class Vocabulary:
         """The entity named as ``mention``'s name (as written, or its full name: "v5p" is "Google TPU v5p") with
         its version replaced by ``version``; None when that names no other entity."""
         for name in (mention.text, self.entities[mention.entity].name):
-            full = name[:VERSION.search(name).start()] + version if VERSION.search(name) else ""
-            eid = next((eid for pattern, eid in self._names if full and pattern.fullmatch(full)), None)
-            if eid is not None and eid != mention.entity:
-                return Mention(eid, at, at + len(version), version)
+            if own := VERSION.search(name):
+                full = name[:own.start()] + version
+                eid = next((eid for pattern, eid in self._names if pattern.fullmatch(full)), None)
+                if eid is not None and eid != mention.entity:
+                    return Mention(eid, at, at + len(version), version)
         return None
 
     def entity_in(self, text: str) -> tuple[str, str] | None:
@@ -359,7 +364,7 @@ class Vocabulary:
                 return word
             close = {name for name in self._letter_names if one_edit(low, name)}
             return self._letter_names[close.pop()] if len(close) == 1 else word
-        text = re.sub(r"(?<![\w.])(\d+[x×])(?=[A-Za-z])(?!large)", r"\1 ", text)  # "8xH100": eight of the H100
+        text = _COUNT_ONTO_NAME.sub(r"\1 ", text)
         text = re.sub(r"(?<![\w.-])[A-Za-z]+\d[A-Za-z0-9]*(?![\w-]|\.\w)", mend, text)
         return re.sub(r"(?<![\w.-])[A-Za-z]{6,}(?![\w-]|\.\w)", mend_word, text)
 
