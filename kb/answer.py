@@ -173,7 +173,8 @@ def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
     are about the subject whatever their wording. A ranking of anything else ("which phone has the most
     memory") is no such sign: the gate judges it."""
     found = bool(spec and spec.found and query is not None)
-    return not known and not (found and (query.entities or query.kind == "superlative" and query.kind_filter))
+    ranks_kind = query is not None and query.kind == "superlative" and (query.kind_filter or query.line)
+    return not known and not (found and (query.entities or ranks_kind))
 
 
 def class_statement(retriever: Retriever, scores: QueryScores, hits: list[Hit], question):

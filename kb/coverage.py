@@ -43,7 +43,7 @@ _SENTENCE_END = re.compile(r"[.!?…]\s+$")
 # where one sentence ends and another begins: a Chinese sentence runs on with no space ("…更大？在 k8s 上…")
 _SENTENCE_BREAK = re.compile(rf"[.?!。？！…](?:\s|[{HAN}])")
 _PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
-RARE_NAME, COMMON_PIECE = 10, 100  # a name jieba counts at most this often; a word this many times more frequent
+RARE_NAME, COMMON_PIECE = 10, 20  # a name jieba counts at most this often; a word this many times more frequent
 # An amount is not a model number: a number with a unit ("40GB", "80G", "700W", "5nm"), or a count of
 # parameters (B, M or T) next to a word for a model ("a 7B model", "модели 13B", "7B大模型", "1.8T-param").
 # A name word right before the number makes it a name whatever follows ("Ascend 910B model", "Atlas 300T").
@@ -95,7 +95,7 @@ _FUNCTION_WORDS = frozenset("a an and are as at be but by can do does each for f
                             "which who why will with would you your".split())
 _CAPITALIZED_PAIR = re.compile(r"(?<![A-Za-z0-9])(?=([A-Z][a-z]+ [A-Z][a-z]+)(?![A-Za-z0-9]))")  # overlapping
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
-_COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compared|beats?|outperform\w*|outpac\w+)\b|"
+_COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compar(?:e|es|ed|ing)|beats?|outperform\w*|outpac\w+)\b|"
                         r"(?<![а-яё])(?:или|чем|против|сравн\w*|обгоня\w*|превосход\w*|опережа\w*)(?![а-яё])|"
                         r"还是|比|和|跟|与|对比|胜过|优于", re.IGNORECASE)  # not 超过: "超过 8 张" is "more than"
 

@@ -214,14 +214,17 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     # a verb that compares ("beats", "обгоняет", "优于") compares as "than" does
     assert about("Does the Graphcore IPU beat the Gaudi2?", ["Gaudi2"])
     assert about("训练时 Graphcore IPU 优于 Gaudi2 吗？", ["Gaudi2"])
+    assert about("How much SRAM does a Graphcore IPU have, and how does it compare to a Gaudi2?", ["Gaudi2"])
     assert not about("Does the Graphcore IPU need Kubernetes? The Gaudi2 does.", ["Gaudi2"])
     assert not about("在 Volcano 调度器上跑超过 8 张 H100 的任务，每张卡显存多少？", ["H100"])  # 超过: "more than"
 
 
 def test_a_rare_name_in_the_dictionary_that_common_words_spell_is_no_name():
-    words = corpus_words(["TPU GPU 连接 拓扑"])
+    words = corpus_words(["TPU GPU Trainium2 连接 拓扑"])
     # jieba lists "连接成" as a rare person's name; here it is "connect into"
     assert _unknown("为什么 TPU 比 GPU 更便宜、更容易连接成更大规模的拓扑？", words, "zh") == []
+    # and "高带宽" (high bandwidth) is 高 and 带宽, though 带宽 is no everyday word
+    assert _unknown("Trainium2 高带宽内存的带宽是多少？", words, "zh") == []
     assert _unknown("寒武纪的芯片有多少显存？", words, "zh") == ["寒武纪"]
 
 

@@ -100,6 +100,17 @@ def test_a_figure_restated_after_or_keeps_the_attribute_of_the_one_it_restates(v
         assert value not in {f.value for f in _read(other, vocabulary)[0]}, other
 
 
+def test_a_word_of_direction_belongs_to_the_figure_it_stands_by(vocabulary):
+    sentence = ("Each MI250 link operates at 25 GT/sec, which corresponds to a theoretical peak transfer rate of "
+                "50 GB/sec per link (or 100 GB/sec bidirectional peak transfer bandwidth).\n")
+    found = {(f.value, f.basis) for f in _read(sentence, vocabulary)[0] if f.attribute == "link_bandwidth"}
+    assert found == {(50, None), (100, "bidirectional")}
+    # before its figure, with none between, it is that figure's
+    found = {(f.value, f.basis) for f in _read("The MI250 has a bidirectional peak transfer bandwidth of 400 GB/sec "
+                                               "between the GCDs.\n", vocabulary)[0]}
+    assert (400, "bidirectional") in found
+
+
 def test_relations_are_read_with_their_direction_and_factor(vocabulary):
     _, _, relations, _ = _read("The H100 is 2-3x faster than the A100 for training.\n", vocabulary)
     r = relations[0]

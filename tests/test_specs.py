@@ -149,6 +149,28 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
     # a name written short after another of its series ("v4" of "TPU v3 和 v4")
     ("TPU v3 和 v4 哪个 HBM 更大？", "zh", "comparison", ("google-tpu-v3", "google-tpu-v4"), "memory_capacity"),
     ("У кого больше памяти: Gaudi2 или 3?", "ru", "comparison", ("intel-gaudi2", "intel-gaudi3"), "memory_capacity"),
+    # a verb of comparing, first in a yes-no question or after the subject
+    ("Обгоняет ли H100 A100 по пропускной способности памяти?", "ru", "comparison",
+     ("nvidia-h100-sxm", "nvidia-a100-sxm"), "memory_bandwidth"),
+    ("Does the MI300X beat the H100 on memory capacity?", "en", "comparison", ("amd-mi300x", "nvidia-h100-sxm"),
+     "memory_capacity"),
+    ("H100 的显存带宽超过 A100 吗？", "zh", "comparison", ("nvidia-h100-sxm", "nvidia-a100-sxm"), "memory_bandwidth"),
+    # "high-bandwidth memory" spelled out names a kind of memory: how much of it is a size
+    ("how much high-bandwidth memory does Trainium2 have?", "en", "lookup", ("aws-trainium2",), "memory_capacity"),
+    ("Сколько памяти с высокой пропускной способностью у Trainium2?", "ru", "lookup", ("aws-trainium2",),
+     "memory_capacity"),
+    ("Trainium2 的 HBM（高带宽内存）容量是多少？", "zh", "lookup", ("aws-trainium2",), "memory_capacity"),
+    ("what's the high bandwidth memory bandwidth of trainium2", "en", "lookup", ("aws-trainium2",),
+     "memory_bandwidth"),
+    # words may stand between "single" and "link"; a phrase holding a cue of its own dimension that has values
+    # is that one ("per ICI link" is the ICI's per-link bandwidth, not a generic link's)
+    ("whats the peak bandwidth of a single 16-wide infinity fabric link between MI250 GPUs?", "en", "lookup",
+     ("amd-mi250",), "link_bandwidth"),
+    ("Per ICI link, one-way, which is faster: TPU v3 or TPU v5p?", "en", "comparison",
+     ("google-tpu-v3", "google-tpu-v5p"), "ici_bandwidth"),
+    # a node's bandwidth to the other nodes is its egress, said in any words of "between nodes"
+    ("What is the inter-node bandwidth of an H100 node?", "en", "lookup", ("nvidia-h100-sxm",), "node_egress_bandwidth"),
+    ("H100 节点间带宽是多少？", "zh", "lookup", ("nvidia-h100-sxm",), "node_egress_bandwidth"),
 ])
 def test_spec_questions_are_understood(table, question, lang, kind, entities, attribute):
     query = understand(question, lang, table)
@@ -356,6 +378,36 @@ def test_three_or_more_named_with_a_ranking_word_are_ranked_among_themselves(tab
     assert lookup(table, "Which has more L2 cache, the A100 or the H100?", "en")[0].kind == "comparison"
     assert lookup(table, "which is cheaper per hour on aws, a dl1 (gaudi) instance or a p4d?", "en")[0].kind == \
         "comparison"
+
+
+@pytest.mark.parametrize("question, lang, line, best", [
+    ("Which TPU has the most memory?", "en", "tpu", "google-tpu-v7x"),
+    ("У какого TPU больше всего памяти?", "ru", "tpu", "google-tpu-v7x"),
+    ("哪款 TPU 内存最大？", "zh", "tpu", "google-tpu-v7x"),
+    # a product named beside a word of generation, or right after "which", names its line
+    ("Which Trainium generation has the largest SBUF?", "en", "trainium", "aws-trainium3"),
+    ("AWS 的几代 Trainium 里，哪一代的 SBUF 容量最大？", "zh", "trainium", "aws-trainium3"),
+    ("Какой Gaudi самый быстрый в BF16?", "ru", "gaudi", "intel-gaudi3"),
+    # a maker is a group too
+    ("which NVIDIA GPU has the most memory?", "en", "nvidia", "nvidia-b300-sxm"),
+])
+def test_a_ranking_asked_within_a_product_line_or_maker_ranks_that_group_only(table, question, lang, line, best):
+    query, result = lookup(table, question, lang)
+    assert (query.kind, query.line, query.entities) == ("superlative", line, ())
+    assert result.answer.best == best
+    ranked = [e.entity for e in result.entries]
+    assert all(line in (e.lower() + " " + table.vocabulary.entities[e].vendor.lower()) for e in ranked)
+
+
+def test_a_ranking_of_two_groups_or_of_none_ranks_every_entity(table):
+    for question in ("Among NVIDIA and AMD chips, which has the most memory?", "which chip has the most memory?"):
+        query, result = lookup(table, question, "en")
+        assert query.line is None and result.answer.best == "amd-mi350x", question
+    # a memory type or a word of an attribute's cue is no product line
+    assert lookup(table, "Which accelerator has the most HBM?", "en")[0].line is None
+    assert lookup(table, "Which chip has the fastest PCIe bandwidth?", "en")[0].line is None
+    # a line word in a lookup of one product restricts nothing
+    assert lookup(table, "How much memory does the TPU v5p have?", "en")[0].line is None
 
 
 def test_a_ranking_of_one_value_and_a_stated_relation_is_a_ranking_of_two(table):
@@ -655,6 +707,12 @@ def test_a_precision_and_a_word_for_power_compare_the_peak_in_that_precision(tab
     ("Для чего нужны CC-Cores в Trainium2?", "ru"),
     ("Trainium2 上的 CC-Core 是干什么用的？", "zh"),
     ("什么是 NeuronCore？", "zh"),
+    ("Что делают CC-Cores в Trainium2?", "ru"),
+    ("Trainium2 的 NeuronLink 除了芯片间互联还能干什么？", "zh"),
+    # the main drawback is a reason, not a ranking ("最大" of "最大的问题" is no "highest")
+    ("TPU 性能不差，那用 TPU 最大的问题是什么？", "zh"),
+    ("What's the biggest drawback of the H100?", "en"),
+    ("Какая самая большая проблема у TPU по производительности?", "ru"),
 ])
 def test_what_a_thing_is_or_is_for_asks_a_definition_not_a_figure(table, question, lang):
     # "NeuronCore" and "CC-Core" are words of core counts; asked what they are, no count answers
@@ -668,6 +726,8 @@ def test_what_a_thing_is_or_is_for_asks_a_definition_not_a_figure(table, questio
     ("what is the memory bandwidth of the H100 used for training", "en", "memory_bandwidth"),
     ("Какой объём памяти у H100 и для чего он нужен?", "ru", "memory_capacity"),
     ("H100 的显存带宽是多少？用途是训练", "zh", "memory_bandwidth"),
+    ("what is the max memory bandwidth of H100 and is it a problem?", "en", "memory_bandwidth"),
+    ("TPU v5p 的内存最大是多少？", "zh", "memory_capacity"),
     # the new attributes' cues leave ordinary questions alone
     ("Какое потребление памяти у A100?", "ru", "memory_capacity"),  # memory consumption is no power
     ("Сколько каналов памяти у H100?", "ru", "memory_capacity"),  # memory channels are no links

@@ -34,6 +34,9 @@ _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfaster\b|�
                          r"насколько быстр\w*|(?<![а-яё])быстрее|多快|速度|速率|更快")
 # "пропускная" alone is said for the whole phrase ("какая у него пропускная памяти?")
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|(?<![а-яё])пропускн\w*|带宽")
+# "high-bandwidth memory" spelled out is the name of a kind of memory (HBM), not a word asking for a bandwidth
+_MEMORY_NAMED = re.compile(r"\bhigh[- ]?bandwidth memory\b|高带宽(?:内存|显存|存储器?)|"
+                           r"(?<![а-яё])памят\w* с высокой пропускной способностью|высокопропускн\w* памят\w*")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
 # "clock speed of the"), a Russian genitive right after its head (nothing but a space between).
 _GOVERNS = {
@@ -84,12 +87,13 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         return [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()
                 if set(sibling.named_by) & set(vocabulary.attributes[a].named_by) and dimension(sibling.id) == "bytes/s"]
 
-    if _BANDWIDTH_WORDS.search(low):
+    unnamed = _MEMORY_NAMED.sub(lambda m: " " * len(m.group()), low)
+    if _BANDWIDTH_WORDS.search(unnamed):
         rates = [(n, a) for n, a in cues if dimension(a) == "bytes/s"]
         cues = rates or rate_siblings()
         if not cues:
             return None  # a bandwidth the vocabulary has no attribute for is never answered with TFLOPS
-    elif _RATE_WORDS.search(low):
+    elif _RATE_WORDS.search(unnamed):
         rates = [(n, a) for n, a in cues if dimension(a) in _RATE_DIMENSIONS]
         cues = rates or rate_siblings() or cues
     if dimensions:
@@ -102,6 +106,14 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
             named = [a for a in named if has_facts(a)] or named  # of those, the ones the table has values of
             if len(named) == 1:
                 return named[0]
+    # a phrase that holds an acronym cued of its own dimension ("per ICI link" holds "ICI") names that thing
+    # where only the acronym's attribute has values: the ICI's per-link bandwidth, not a generic link's (a
+    # generic word inside, "памяти" of "оперативной памяти", never takes over: see ``_apposed``)
+    def acronyms(b: str) -> Spans:
+        return [(s, e) for s, e in spans.get(b, []) if _ACRONYM.fullmatch(low, s, e)]
+    cues = [(n, a) for n, a in cues if has_facts(a) or not any(
+        b != a and dimension(b) == dimension(a) and has_facts(b) and _holds(spans.get(a, []), acronyms(b))
+        for _, b in cues)] or cues
     best = max(n for n, _ in cues)
     tied = [a for n, a in cues if n == best]
     if len({dimension(a) for a in tied}) == 1:  # two words for one kind of thing: the one with values
@@ -169,8 +181,10 @@ def _governing(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[s
     governed = set()
     for a, a_spans in spans.items():
         for b, b_spans in spans.items():
-            if a != b and not _holds(b_spans, a_spans) and any(link.fullmatch(low[ae:bs]) and not any(s <= bs < e for s, e in a_spans)
-                                             for _, ae in a_spans for bs, _ in b_spans if bs >= ae):
+            # "peak bandwidth of a single link": the bandwidth is the head, of the link; "peak" only qualifies it
+            if a != b and not _holds(b_spans, a_spans) and any(
+                    link.fullmatch(low[ae:bs]) and not _BANDWIDTH_WORDS.search(low, ae, bs) and
+                    not any(s <= bs < e for s, e in a_spans) for _, ae in a_spans for bs, _ in b_spans if bs >= ae):
                 governed.add(b)
             # b's last word right after a, which stands inside b's phrase: the words b lets stand between its ends
             # hold a, and b's word qualifies it ("сколько всего памяти ускорителей": memory, not a count); unless

@@ -10,6 +10,9 @@ from kb.specs.vocabulary import Vocabulary
 # a rate stated for both directions together ("a bidirectional peak transfer bandwidth of 400 GB/sec")
 BIDIRECTIONAL = re.compile(r"\bbi-?directional\b|\btwo[- ]way\b|двунаправлен\w*|в обе стороны|双向", re.IGNORECASE)
 ONE_WAY = re.compile(r"\buni-?directional\b|\bone[- ]way\b|однонаправлен\w*|в одну сторону|单向", re.IGNORECASE)
+# a figure of a rate: a direction word with another one between it and a figure is that one's ("50 GB/sec per link
+# (or 100 GB/sec bidirectional)": the 100 is bidirectional, the 50 one way)
+_RATE_FIGURE = re.compile(r"\d[\d.,]*\s*(?:[GTMK]i?B(?:ps|/s(?:ec)?)|[GT]bps|[ГТМ]Б/с)", re.IGNORECASE)
 MEASURED = re.compile(r"\b(?:clocked|measured|achieved|reached|benchmarked)\b|实测|измерен\w*|достиг\w*", re.IGNORECASE)
 SPARSE = re.compile(r"sparsity|sparse|稀疏|разрежен", re.IGNORECASE)
 CLAUSE = re.compile(r"[,，;；:：]|\s-\s|\s—\s| and | but | which |，而|，并")  # an aside in brackets stays in its clause
@@ -127,7 +130,10 @@ def qualifiers(text: str, start: int, end: int, unit_text: str, dimension: str) 
     if dimension == "ops/s":
         basis = "sparse" if SPARSE.search(words) else ("measured" if MEASURED.search(words) else None)
     elif dimension == "bytes/s":
-        basis = "bidirectional" if BIDIRECTIONAL.search(words) else ("one-way" if ONE_WAY.search(words) else None)
+        def said(pattern: re.Pattern) -> bool:
+            return any(not _RATE_FIGURE.search(text, *((m.end(), start) if m.end() <= start else (end, m.start())))
+                       for m in pattern.finditer(text, left, right))
+        basis = "bidirectional" if said(BIDIRECTIONAL) else ("one-way" if said(ONE_WAY) else None)
     return dtype, basis, part_scope(text, start, end)
 
 

@@ -21,6 +21,7 @@ from kb.response import (
 )
 from kb.specs.clauses import PARTS
 from kb.specs.facts import FactTable
+from kb.specs.lines import members
 from kb.specs.model import Fact, FactSource
 from kb.specs.phrases import (
     RELATION_WORDS,
@@ -215,10 +216,13 @@ def rank(table: FactTable, query: SpecQuery,
          lang: str) -> tuple[list[Fact], SuperlativeAnswer | None, FactSource | None]:
     """The entity with the most or least of an attribute, over every entity with a comparable value (and the
     sentence of a stated relation, where one ranks the only valued entity against another)."""
+    within = members(table.vocabulary, query.line) if query.line else None
+
     def gather(kinds: set[str] | None) -> list[Fact]:
         found = []
         for entity in table.entities_with(query.attribute):
-            if kinds is not None and table.vocabulary.entities[entity].kind not in kinds:
+            if kinds is not None and table.vocabulary.entities[entity].kind not in kinds or \
+                    within is not None and entity not in within:
                 continue
             found += _rankable(select(table, query, entity)[0])
         return found

@@ -19,6 +19,7 @@ from kb.specs import dates
 from kb.specs.asked_attribute import choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, ONE_WAY, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
+from kb.specs.lines import asked_line
 from kb.specs.units import DTYPE, UNITS, counted
 from kb.textnorm import normalize_for_matching
 
@@ -27,11 +28,13 @@ Kind = Literal["lookup", "comparison", "superlative"]
 _COMPARE = {
     # a comparative between two names compares them even where "than" is misspelt ("more sbuf then trainium")
     "en": r"\b(?:vs\.?|versus|compared?|than|which|or|difference|more|less|fewer|higher|lower|bigger|larger|"
-          r"smaller|faster|slower|cheaper|better|worse)\b",
+          r"smaller|faster|slower|cheaper|better|worse|beats?|outperforms?|outpaces?|exceeds?|surpass(?:es)?)\b",
     # a Russian comparative compares without "чем": "B200 быстрее H100" (the genitive of comparison)
     "ru": r"(?<![а-яё])(?:или|чем|против|сравнени\w*|как\w{1,3}|кто|у кого|что|насколько|лучше|хуже|больше|меньше|"
-          r"дешевле|дороже|выше|ниже|быстрее|медленнее|мощнее|сильнее|слабее)(?![а-яё])",
-    "zh": r"还是|和|与|比|相比|哪个|哪款|谁|对比|提升",
+          r"дешевле|дороже|выше|ниже|быстрее|медленнее|мощнее|сильнее|слабее|"
+          # a verb of comparing, often first in a yes-no question ("Обгоняет ли H100 A100 по памяти?")
+          r"обгоня\w*|обгонит|превосход\w*|опережа\w*|уступа\w*)(?![а-яё])",
+    "zh": r"还是|和|与|比|相比|哪个|哪款|谁|对比|提升|优于|胜过|超过|超越|不如",
 }
 _SUPERLATIVE = {
     "en": r"\b(?:most|highest|largest|biggest|fastest|least|lowest|cheapest|smallest|slowest|best|maximum|minimum)\b|"
@@ -83,14 +86,21 @@ WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем
 DEFINES = re.compile(r"^\W*what (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} used for\W*$|"
                      r"^\W*what (?:does|do) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} do\W*$|"
                      r"что такое|для чего (?:нуж|служ|использ)\w*|(?<![а-яё])зачем нуж\w*|"
-                     r"什么是|是干什么|干什么用|做什么用|有什么用|起什么作用")
+                     r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|"
+                     r"什么是|干什么|做什么用|有什么用|起什么作用|作用是什么|"
+                     # the main drawback is a reason too, not a figure ("the biggest problem with TPUs", "最大的问题")
+                     r"\b(?:biggest|main|major|largest|greatest|key|primary|chief|worst)\s+(?:[a-z-]+\s+)?"
+                     r"(?:problems?|issues?|drawbacks?|downsides?|limitations?|weakness(?:es)?|disadvantages?)\b|"
+                     r"\bwhat(?:'s| is| are) the (?:catch|downsides?|drawbacks?)\b|"
+                     r"(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* (?:проблем|недостат|минус)\w*|"
+                     r"(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)")
 _FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
 # fast or how powerful (or two things compared) and no other cue, the question asks for the peak compute in that
 # precision (the one attribute given per data type).
 _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
-                         r"как быстро|(?<![а-яё])быстре\w*|самы\w* быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
-                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|самы\w* мощн\w*|(?<![а-яё])мощност\w*|"
+                         r"как быстро|(?<![а-яё])быстре\w*|сам\w+ быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
+                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сам\w+ мощн\w*|(?<![а-яё])мощност\w*|"
                          r"更强|最强")
 # of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
 _FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强")
@@ -162,6 +172,7 @@ class SpecQuery:
     cued: tuple[str, ...] = field(default=(), compare=False)  # every attribute the question cued, best first
     # things the question asks about that the corpus names but the table has no entity for ("the MI300A")
     unlisted: tuple[str, ...] = ()
+    line: str | None = None  # a ranking within a product line or maker ("which TPU"): see ``kb.specs.lines``
 
 
 def understand(question: str, lang: str | None, table: FactTable, known_words: frozenset[str] = frozenset(),
@@ -222,7 +233,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         entities = tuple(e for e in entities if vocabulary.entities[e].kind in SUBJECT_KINDS or table.about(e, attribute))
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
     better = vocabulary.attributes[attribute].better
-    lower = _nearer_lower(low, lang, spans.get(attribute, []))
+    lower = _nearer_lower(low, lang, spans.get(attribute, []), [span for found in spans.values() for span in found])
     direction = "lower" if lower else ("higher" if superlative or compare else better)
     kind_filter = None if _CONSUMER.search(low) else \
         next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
@@ -231,6 +242,12 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     if attribute == dates.ATTRIBUTE:
         basis = dates.asked_event(low)  # the shipping date for "when will it ship", not the announcement
     ranks = superlative or re.search(_HIGHER.get(lang, _HIGHER["en"]), low) or lower or fast
+    line = None
+    if superlative and len(entities) <= 1:
+        line, only_named = asked_line(low, vocabulary.mentions(low), vocabulary,
+                                      [span for found in spans.values() for span in found])
+        entities = tuple(e for e in entities if e not in {m.entity for m in only_named})
+        line = line if not entities else None
     if len(_things(entities, vocabulary)) >= 3 and ranks and not ratio and \
             vocabulary.attributes[attribute].unit in UNITS:
         # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named; a plain list of them
@@ -258,7 +275,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     return SpecQuery(kind=kind, attribute=attribute, entities=entities, dtype=dtype, direction=direction,
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
-                     unlisted=unlisted if kind == "lookup" and (not entities or compare) else ())
+                     unlisted=unlisted if kind == "lookup" and (not entities or compare) else (),
+                     line=line if kind == "superlative" else None)
 
 
 def _node_total(low: str) -> bool:
@@ -278,14 +296,16 @@ def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
     return tuple(e for e in entities if e not in chips and vocabulary.entities[e].kind in SUBJECT_KINDS)
 
 
-def _nearer_lower(low: str, lang: str, cued: list[tuple[int, int]]) -> bool:
+def _nearer_lower(low: str, lang: str, cued: list[tuple[int, int]], names: list[tuple[int, int]] = ()) -> bool:
     """Whether the question asks for less of the attribute cued at the spans ``cued``: a word of _LOWER, unless
-    a word of _HIGHER stands nearer a cue (with no cue span, any word of _LOWER)."""
-    def nearest(pattern: str) -> int | None:
-        return min((max(s - m.end(), m.start() - e, 0) for m in re.finditer(pattern, low) for s, e in cued or [(0, 0)]),
-                   default=None)
+    a word of _HIGHER stands nearer a cue (with no cue span, any word of _LOWER). A word of _HIGHER inside a
+    cue's span (``names``) is part of an attribute's name ("maximum achievable matmul FLOPS"), not a direction;
+    a word of _LOWER there asks for less ("дешевле в час" cues the price and its direction)."""
+    def nearest(pattern: str, skip: list[tuple[int, int]] = ()) -> int | None:
+        return min((max(s - m.end(), m.start() - e, 0) for m in re.finditer(pattern, low) for s, e in cued or [(0, 0)]
+                    if not any(a <= m.start() and m.end() <= b for a, b in skip)), default=None)
     lower = nearest(_LOWER.get(lang, _LOWER["en"]))
     if lower is None:
         return False
-    higher = nearest(_HIGHER.get(lang, _HIGHER["en"])) if cued else None
+    higher = nearest(_HIGHER.get(lang, _HIGHER["en"]), names) if cued else None
     return higher is None or lower <= higher
