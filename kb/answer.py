@@ -173,7 +173,7 @@ def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
     are about the subject whatever their wording. A ranking of anything else ("which phone has the most
     memory") is no such sign: the gate judges it."""
     found = bool(spec and spec.found and query is not None)
-    ranks_kind = query is not None and query.kind == "superlative" and (query.kind_filter or query.line)
+    ranks_kind = query is not None and query.kind == "superlative" and (query.kind_filter or query.line or query.bare)
     return not known and not (found and (query.entities or ranks_kind))
 
 

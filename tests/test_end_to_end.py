@@ -98,6 +98,23 @@ def test_a_ranking_of_one_price_and_a_stated_relation_answers_and_an_off_topic_c
     assert not any("13.11" in c["text"] for c in trip["citations"]), [c["chunk_id"] for c in trip["citations"]]
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("which option is cheaper?", True), ("Какой вариант дешевле всего в час?", True), ("哪个选项每小时最便宜？", True),
+    # anything else in it (a bus, a trip, a phone) leaves the gate to judge
+    ("which is cheaper, the bus or the train?", False), ("какой вариант дешевле для поездки на дачу?", False),
+    ("哪个手机最便宜？", False),
+])
+def test_a_question_that_is_nothing_but_a_ranking_of_an_attribute_is_about_what_the_table_holds(client, question,
+                                                                                                  expected):
+    # on this service "which option is cheaper?" asks about its options; the gate scores it below its threshold
+    body = client.post("/v1/ask", json={"question": question}).json()
+    if expected:
+        assert body["answerable"] and body["spec_answer"]["kind"] == "superlative", body
+        assert body["spec_answer"]["best"] == "aws-dl1"
+    else:
+        assert body["abstain_reason"] == "off_topic" and body["spec_answer"] is None, body
+
+
 @pytest.mark.parametrize("question", ["What is an RDU and who makes it?", "сколько ядер у Cerebras WSE-3?",
                                       "How is the GCD count related to performance?"])
 def test_an_acronym_or_model_number_the_corpus_names_is_in_domain_whatever_the_gate_says(client, question):

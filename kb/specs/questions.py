@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kb.class_comparison import offers_classes
+from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
 from kb.specs.asked_attribute import choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, ONE_WAY, PARTS, SUBJECT_KINDS
@@ -173,6 +174,7 @@ class SpecQuery:
     # things the question asks about that the corpus names but the table has no entity for ("the MI300A")
     unlisted: tuple[str, ...] = ()
     line: str | None = None  # a ranking within a product line or maker ("which TPU"): see ``kb.specs.lines``
+    bare: bool = False  # nothing but a ranking of the attribute ("which option is cheaper?"): see ``_bare``
 
 
 def understand(question: str, lang: str | None, table: FactTable, known_words: frozenset[str] = frozenset(),
@@ -276,7 +278,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
                      unlisted=unlisted if kind == "lookup" and (not entities or compare) else (),
-                     line=line if kind == "superlative" else None)
+                     line=line if kind == "superlative" else None,
+                     bare=kind == "superlative" and not entities and _bare(low, lang, spans))
 
 
 def _node_total(low: str) -> bool:
@@ -294,6 +297,26 @@ def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
     p4d" names two)."""
     chips = {vocabulary.entities[e].parts.chip for e in entities if vocabulary.entities[e].parts}
     return tuple(e for e in entities if e not in chips and vocabulary.entities[e].kind in SUBJECT_KINDS)
+
+
+# What a question that only ranks is made of besides its attribute's cue: a word for the alternatives and the
+# words of ranking and asking ("which option is cheaper?", "какой вариант дешевле всего в час?", "哪个选项最便宜")
+_OPTION_WORDS = re.compile(r"\b(?:options?|choices?|alternatives?|one)\b|(?<![а-яё])(?:вариант\w*|опци\w*|всего)"
+                           r"(?![а-яё])|选项|方案|选择|的|是|呢|吗")
+
+
+def _bare(low: str, lang: str, spans: dict[str, list[tuple[int, int]]]) -> bool:
+    """Whether the question is nothing but a ranking of the cued attribute: with no other word, the
+    alternatives it ranks are the ones the service is about, not things the domain gate must judge."""
+    rest = list(low)
+    for found in spans.values():
+        for s, e in found:
+            rest[s:e] = " " * (e - s)
+    rest = "".join(rest)
+    for pattern in (_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), _HIGHER.get(lang, _HIGHER["en"]),
+                    _LOWER.get(lang, _LOWER["en"]), _COMPARE.get(lang, _COMPARE["en"]), _OPTION_WORDS.pattern):
+        rest = re.sub(pattern, " ", rest)
+    return not [t for t in tokenize(rest) if t not in STOPWORDS]
 
 
 def _nearer_lower(low: str, lang: str, cued: list[tuple[int, int]], names: list[tuple[int, int]] = ()) -> bool:
