@@ -168,6 +168,11 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
      ("amd-mi250",), "link_bandwidth"),
     ("Per ICI link, one-way, which is faster: TPU v3 or TPU v5p?", "en", "comparison",
      ("google-tpu-v3", "google-tpu-v5p"), "ici_bandwidth"),
+    # how near the peak a measured figure comes is the efficiency, though the question writes the peak's unit
+    ("which accelerator gets closest to its theoretical TFLOPS in the MAMF benchmark?", "en", "superlative", (),
+     "matmul_efficiency"),
+    ("какой ускоритель ближе всего к теоретическому пику в MAMF?", "ru", "superlative", (), "matmul_efficiency"),
+    ("哪款加速器的 MAMF 最接近理论峰值？", "zh", "superlative", (), "matmul_efficiency"),
     # a node's bandwidth to the other nodes is its egress, said in any words of "between nodes"
     ("What is the inter-node bandwidth of an H100 node?", "en", "lookup", ("nvidia-h100-sxm",), "node_egress_bandwidth"),
     ("H100 节点间带宽是多少？", "zh", "lookup", ("nvidia-h100-sxm",), "node_egress_bandwidth"),
@@ -408,6 +413,17 @@ def test_a_ranking_of_two_groups_or_of_none_ranks_every_entity(table):
     assert lookup(table, "Which chip has the fastest PCIe bandwidth?", "en")[0].line is None
     # a line word in a lookup of one product restricts nothing
     assert lookup(table, "How much memory does the TPU v5p have?", "en")[0].line is None
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Including announced ones, which accelerator has the most memory?", "en"),
+    ("Какой ускоритель с наибольшим объёмом памяти, включая анонсированные?", "ru"),
+    ("包括已发布但还没上市的，哪款加速器显存最大？", "zh"),
+])
+def test_a_ranking_takes_in_announced_products_only_when_asked_to(table, question, lang):
+    query, result = lookup(table, question, lang)
+    assert query.announced and result.answer.best == "amd-mi455x"
+    assert lookup(table, "which accelerator has the most memory?", "en")[1].answer.best == "amd-mi350x"
 
 
 def test_a_ranking_of_one_value_and_a_stated_relation_is_a_ranking_of_two(table):

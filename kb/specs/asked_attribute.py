@@ -81,7 +81,13 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     cues = [(n, a) for n, a in cues if a in heads] or cues
     apposed = _apposed(cues, spans, low, dimension, has_facts)
     cues = [(n, a) for n, a in cues if a not in apposed] or cues
-    written = [unit for unit, pattern in UNIT_WORDS.items() if re.search(pattern, low)]
+    # a unit inside another dimension's cue is what that one is measured against ("closest to its theoretical
+    # TFLOPS" asks a share), not the unit asked
+    def against(unit: str, m: re.Match) -> bool:
+        return any(dimension(a) != UNITS[unit].dimension and any(s <= m.start() and m.end() <= e for s, e in found)
+                   for a, found in spans.items())
+    written = [unit for unit, pattern in UNIT_WORDS.items()
+               if any(not against(unit, m) for m in re.finditer(pattern, low))]
     dimensions = {UNITS[u].dimension for u in written}
     def rate_siblings() -> list[tuple[int, str]]:  # "HBM" with a word of speed: the memory's bandwidth
         return [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()

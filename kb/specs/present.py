@@ -207,9 +207,9 @@ def _ranked_by_relation(table: FactTable, query: SpecQuery, pool: list[Fact], un
                                                 text=text), rel.source
 
 
-def _rankable(facts: list[Fact]) -> list[Fact]:
-    """The figures a ranking weighs: numbers, not an announced plan."""
-    return [f for f in facts if f.is_number and not (f.note or "").startswith("announced")]
+def _rankable(facts: list[Fact], announced: bool = False) -> list[Fact]:
+    """The figures a ranking weighs: numbers, not an announced plan unless the question takes those in."""
+    return [f for f in facts if f.is_number and (announced or not (f.note or "").startswith("announced"))]
 
 
 def rank(table: FactTable, query: SpecQuery,
@@ -224,7 +224,7 @@ def rank(table: FactTable, query: SpecQuery,
             if kinds is not None and table.vocabulary.entities[entity].kind not in kinds or \
                     within is not None and entity not in within:
                 continue
-            found += _rankable(select(table, query, entity)[0])
+            found += _rankable(select(table, query, entity)[0], query.announced)
         return found
 
     # "Which chip is cheapest per hour?": chips have no hourly price, the instances built of them do.
@@ -279,7 +279,7 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
     entries: list[SpecEntry] = []
     for entity in query.entities:
         facts, via = select(table, query, entity)
-        per[entity] = _rankable(facts)
+        per[entity] = _rankable(facts, query.announced)
         entries += [entry(f, table, lang, via=entity if via else None) for f in per[entity]]
     shared = [s for s in sorted({f.scope for fs in per.values() for f in fs}, key=str)
               if all(any(f.scope == s for f in fs) for fs in per.values())]

@@ -38,9 +38,10 @@ _COMPARE = {
     "zh": r"还是|和|与|比|相比|哪个|哪款|谁|对比|提升|优于|胜过|超过|超越|不如",
 }
 _SUPERLATIVE = {
-    "en": r"\b(?:most|highest|largest|biggest|fastest|least|lowest|cheapest|smallest|slowest|best|maximum|minimum)\b|"
+    "en": r"\b(?:most|highest|largest|biggest|fastest|least|lowest|cheapest|smallest|slowest|best|maximum|minimum|"
+          r"closest|nearest)\b|"
           r"\bwhich\b.*\b(?:cheaper|faster|slower|larger|bigger|more|higher|less|lower|smaller)\b",
-    "ru": r"(?<![а-яё])(?:сам\w+|больше всего|меньше всего|наибольш\w*|наименьш\w*|максимальн\w*|минимальн\w*|"
+    "ru": r"(?<![а-яё])(?:сам\w+|больше всего|меньше всего|ближе всего|наибольш\w*|наименьш\w*|максимальн\w*|минимальн\w*|"
           r"дешевле|дороже|быстрее|больше|меньше)(?![а-яё])",
     "zh": r"最|更便宜|更贵|更大|更多|更快|更慢",
 }
@@ -175,6 +176,7 @@ class SpecQuery:
     unlisted: tuple[str, ...] = ()
     line: str | None = None  # a ranking within a product line or maker ("which TPU"): see ``kb.specs.lines``
     bare: bool = False  # nothing but a ranking of the attribute ("which option is cheaper?"): see ``_bare``
+    announced: bool = False  # a ranking that takes in products announced but not yet shipping (``_ANNOUNCED``)
 
 
 def understand(question: str, lang: str | None, table: FactTable, known_words: frozenset[str] = frozenset(),
@@ -279,7 +281,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
                      unlisted=unlisted if kind == "lookup" and (not entities or compare) else (),
                      line=line if kind == "superlative" else None,
-                     bare=kind == "superlative" and not entities and _bare(low, lang, spans))
+                     bare=kind == "superlative" and not entities and _bare(low, lang, spans),
+                     announced=bool(_ANNOUNCED.search(low)))
 
 
 def _node_total(low: str) -> bool:
@@ -299,6 +302,12 @@ def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
     return tuple(e for e in entities if e not in chips and vocabulary.entities[e].kind in SUBJECT_KINDS)
 
 
+# A ranking weighs shipping products only, unless the question takes in the announced ones too
+_ANNOUNCED = re.compile(r"\b(?:including|incl\.?|even|counting|with)\s+(?:the\s+)?(?:announced|unreleased|upcoming|"
+                        r"future|not[- ]yet[- ](?:released|available|shipping))|"
+                        r"(?<![а-яё])(?:включая|в том числе|с учётом|с учетом)\s+(?:ещё |еще )?(?:анонсированн|невыпущенн|"
+                        r"будущ|не вышедш|не выпущенн)\w*|包括(?:已经?|还)?(?:发布|宣布|公布|未上市|没上市|未发布|即将)|"
+                        r"含(?:未上市|已发布)")
 # What a question that only ranks is made of besides its attribute's cue: a word for the alternatives and the
 # words of ranking and asking ("which option is cheaper?", "какой вариант дешевле всего в час?", "哪个选项最便宜")
 _OPTION_WORDS = re.compile(r"\b(?:options?|choices?|alternatives?|one)\b|(?<![а-яё])(?:вариант\w*|опци\w*|всего)"
