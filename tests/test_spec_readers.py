@@ -111,6 +111,15 @@ def test_a_word_of_direction_belongs_to_the_figure_it_stands_by(vocabulary):
     assert (400, "bidirectional") in found
 
 
+def test_a_unit_in_brackets_before_a_figure_is_its_unit_and_per_chip_is_no_per_link_attribute(vocabulary):
+    sentence = ('TPU7x (Ironwood) per chip: 192GB HBM, and a "Bidirectional inter-chip interconnect (ICI) bandwidth '
+                'per chip (GBps)" of 1200.\n')
+    found = {(f.attribute, f.value, f.unit, f.basis) for f in _read(sentence, vocabulary)[0]}
+    # "ICI" stands nearest, but its attribute is per link: the chip's interconnect bandwidth, cued further off
+    assert ("interchip_bandwidth", 1200, "GB/s", "bidirectional") in found
+    assert not [f for f in found if f[0] == "ici_bandwidth"]
+
+
 def test_relations_are_read_with_their_direction_and_factor(vocabulary):
     _, _, relations, _ = _read("The H100 is 2-3x faster than the A100 for training.\n", vocabulary)
     r = relations[0]

@@ -29,12 +29,13 @@ def _patterns(attr, lang: str) -> tuple[str, ...]:
 
 
 def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
-          mentions: list[Mention] = ()) -> list[tuple[int, str]]:
-    """(distance, attribute) of every attribute of the quantity's dimension cued near it, nearest first: by a
-    cue, or by the name of an entity of a kind that names it ("HBM3e" for memory)."""
+          mentions: list[Mention] = (), window: int = WINDOW) -> list[tuple[int, str]]:
+    """(distance, attribute) of every attribute of the quantity's dimension cued near it (within ``window``
+    characters, in its clause), nearest first: by a cue, or by the name of an entity of a kind that names it
+    ("HBM3e" for memory)."""
     dimension = UNITS[q.unit].dimension if q.unit in UNITS else None
     left, right = clause(text, q.start, q.end)
-    lo, hi = max(left, q.start - WINDOW), min(right, q.end + WINDOW)
+    lo, hi = max(left, q.start - window), min(right, q.end + window)
     window = text[lo:hi].lower()
     found: dict[str, int] = {}
     for attr in vocabulary.attributes.values():
@@ -54,6 +55,9 @@ def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
                 distance = q.start - end if start < q.start else start - q.end
                 found[attr.id] = min(found.get(attr.id, 10**6), max(distance, 0))
     return sorted((d, a) for a, d in found.items())
+
+
+_PER = re.compile(r"\bper (chip|link|node|instance|device|gpu|core|stack|pod|host|hour)\b")
 
 
 def _container(text: str, q: Quantity, vocabulary: Vocabulary) -> str | None:
@@ -87,7 +91,19 @@ def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
     of_dimension = [a.id for a in vocabulary.attributes.values() if _measured_in(a, dimension)]
     if not of_dimension:
         return None, f"no attribute is measured in {q.unit}"
-    cued = _cued(text, q, vocabulary, lang, mentions)
+    # a figure said per one thing is of no attribute defined per another ("ICI bandwidth per chip" is no
+    # "ICI bandwidth per link"); the cue of one that fits may stand further off in its clause ("inter-chip
+    # interconnect (ICI) bandwidth per chip (GBps)" of 1200)
+    left, right = clause(text, q.start, q.end)
+    said = {m.group(1) for m in _PER.finditer(text[left:right].lower())}
+
+    def fits(attribute: str) -> bool:
+        own = _PER.search(vocabulary.attributes[attribute].labels.get("en", ""))
+        return not (said and own and own.group(1) not in said)
+    near = _cued(text, q, vocabulary, lang, mentions)
+    cued = [(d, a) for d, a in near if fits(a)]
+    if near and not cued:
+        cued = [(d, a) for d, a in _cued(text, q, vocabulary, lang, mentions, window=len(text)) if fits(a)]
     if cued:
         if len(cued) > 1 and cued[1][0] == cued[0][0]:
             return None, f"cues of {cued[0][1]} and {cued[1][1]} stand equally near"

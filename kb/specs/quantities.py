@@ -92,6 +92,16 @@ def _unit_after(text: str, end: int) -> tuple[str, int] | None:
     return (unit, stop) if unit else None
 
 
+# a unit in brackets after a label, the figure after it: 'bandwidth per chip (GBps)" of 1200', "speed (TB/s): 3.35"
+_UNIT_BEFORE = re.compile(r"\(\s*([A-Za-z/]{2,8})\s*\)[\"”']?\s*(?:of|is|was|=|:)\s*$")
+
+
+def _unit_before(text: str, start: int) -> str | None:
+    m = _UNIT_BEFORE.search(text, max(0, start - 32), start)
+    unit = m and canonical_unit(m.group(1))
+    return unit if unit in UNITS else None
+
+
 def _count_after(text: str, end: int) -> tuple[str, str, int] | None:
     m = _COUNT.match(text, end)
     if not m:
@@ -127,6 +137,8 @@ def quantities(text: str) -> list[Quantity]:
         if precision and (behind := _unit_after(text, precision.end())) and behind[0] in UNITS and \
                 UNITS[behind[0]].dimension == "ops/s":
             found = behind  # "380 INT8 TOPS", "190 FP16/BF16 TFLOPS": the precision between number and unit
+        if not found and (written := _unit_before(text, start)):
+            found = written, end
         if found:
             unit, stop = found
             if re.match(r"\s?/\s?[^\sA-Za-z]|\s?/\s?(?:cycle|clk|周期)|\s+per (?:cycle|clock)", text[stop:stop + 10]):
