@@ -128,6 +128,13 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
     ("H100 还是 A100 的 FP16 更好？", "zh", "comparison", ("nvidia-h100-sxm", "nvidia-a100-sxm"), "peak_compute"),
     # what is achieved in practice, not the datasheet's peak
     ("What are the real-world BF16 TFLOPS of the H100?", "en", "lookup", ("nvidia-h100-sxm",), "mamf"),
+    ("how many tflops does mi300x reach in practice", "en", "lookup", ("amd-mi300x",), "mamf"),
+    ("сколько TFLOPS у MI300X на практике?", "ru", "lookup", ("amd-mi300x",), "mamf"),
+    # a unit alone names no attribute beside a named one of its dimension; what is measured in a named
+    # measurement is what is asked
+    ("what TFLOPS does the H100 get in the MAMF benchmark?", "en", "lookup", ("nvidia-h100-sxm",), "mamf"),
+    ("which accelerator had the lowest efficiency in the bf16 maximum achievable matmul flops (MAMF) measurements?",
+     "en", "superlative", (), "matmul_efficiency"),
     ("Какая реальная производительность MI300X в BF16?", "ru", "lookup", ("amd-mi300x",), "mamf"),
     ("H100 和 MI300X 实际 BF16 算力谁更高？", "zh", "comparison", ("nvidia-h100-sxm", "amd-mi300x"), "mamf"),
     # an adverb that stresses a comparison asks no such thing

@@ -45,6 +45,8 @@ _GOVERNS = {
                      r"(?:(?:[a-z]+\s+)?[a-z]*\d[\w.-]*\s+)?"),
     "ru": re.compile(r"\s+"),
 }
+_IN_MEASUREMENT = re.compile(r"\s+(?:in|from|on)\s+(?:the\s+|its\s+|their\s+)?(?:[a-z0-9]+\s+){0,2}")
+_MEASUREMENT = re.compile(r"\s*(?:\([^()]{0,20}\)\s*)?(?:measurements?|benchmarks?|results?|tests?|runs?)\b")
 # what stands between a Chinese modifier and its head: 的, or the bracket of a gloss (two words written together
 # may be no phrase: "每小时几块钱" is a price)
 _ZH_MODIFIES = re.compile(r"\s*(?:[)）]\s*的?|的)\s*")
@@ -88,6 +90,12 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         fitting = [(n, a) for n, a in cues if not ((own := re.search(r"\bper (\w+)$", vocabulary.attributes[a].labels
                                                                      .get("en", ""))) and own.group(1) not in per)]
         cues = fitting or cues
+    # a cue that is only a unit ("TFLOPS") names no attribute beside one of its dimension that is named ("what
+    # TFLOPS does the H100 get in MAMF" asks the MAMF)
+    unit_only = {a for a, found in spans.items() if found and all(
+        any(re.fullmatch(pattern, low[s:e]) for pattern in UNIT_WORDS.values()) for s, e in found)}
+    cues = [(n, a) for n, a in cues if a not in unit_only or not any(
+        b not in unit_only and dimension(b) == dimension(a) for _, b in cues)]
     heads = _heads(spans, low, lang, dimension)
     cues = [(n, a) for n, a in cues if a in heads] or cues
     apposed = _apposed(cues, spans, low, dimension, has_facts)
@@ -198,6 +206,10 @@ def _governing(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[s
     governed = set()
     for a, a_spans in spans.items():
         for b, b_spans in spans.items():
+            # "the efficiency in the MAMF measurements": what is measured in a named measurement is the head
+            if lang == "en" and a != b and any(_IN_MEASUREMENT.fullmatch(low, ae, bs) and _MEASUREMENT.match(low, be)
+                                               for _, ae in a_spans for bs, be in b_spans if bs >= ae):
+                governed.add(b)
             # "peak bandwidth of a single link": the bandwidth is the head, of the link; "peak" only qualifies it
             if a != b and not _holds(b_spans, a_spans) and any(
                     link.fullmatch(low[ae:bs]) and not _BANDWIDTH_WORDS.search(low, ae, bs) and

@@ -109,8 +109,9 @@ _FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more p
 PER_PRECISION = "peak_compute"
 # Words that qualify a figure as achieved in practice rather than the datasheet's peak ("real matmul", "实测").
 # Adjectives only: the adverbs ("actually faster", "реально быстрее", "实际上") stress a comparison.
-_PRACTICE = re.compile(r"\b(?:real(?:istic|[- ]world)?|actual|achievable|achieved|measured)\b|"
-                       r"реальн(?:ый|ого|ом|ая|ой|ую|ые|ых|ым|ыми)(?![а-яё])|фактическ\w*|достижим\w*|实测|实际(?!上)")
+_PRACTICE = re.compile(r"\b(?:real(?:istic|[- ]world)?|actual|achievable|achieved|measured|in practice)\b|"
+                       r"реальн(?:ый|ого|ом|ая|ой|ую|ые|ых|ым|ыми)(?![а-яё])|фактическ\w*|достижим\w*|на практике|"
+                       r"实测|实际(?!上)")
 MEASURED_COMPUTE = "mamf"
 _SUPPORT = re.compile(r"\bsupport\w*|поддерж\w*|支持")  # whether a format is supported is no figure of it
 # Precisions named in words: a data type as surely as "FP64" is.
