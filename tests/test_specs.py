@@ -11,6 +11,7 @@ import pytest
 from kb.corpus import load_corpus
 from kb.errors import SpecError
 from kb.specs.facts import FactTable
+from kb.specs.lines import members
 from kb.specs.model import loose_hyphens, loose_measure_words
 from kb.specs.phrases import fmt_range
 from kb.specs.present import _ranked_by_relation, answer_spec, lookup
@@ -161,7 +162,9 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
      ("nvidia-h100-sxm", "nvidia-a100-sxm"), "memory_bandwidth"),
     ("Does the MI300X beat the H100 on memory capacity?", "en", "comparison", ("amd-mi300x", "nvidia-h100-sxm"),
      "memory_capacity"),
-    ("H100 的显存带宽超过 A100 吗？", "zh", "comparison", ("nvidia-h100-sxm", "nvidia-a100-sxm"), "memory_bandwidth"),
+    ("H100 的显存带宽优于 A100 吗？", "zh", "comparison", ("nvidia-h100-sxm", "nvidia-a100-sxm"), "memory_bandwidth"),
+    # 超过 is "more than" ("超过 40GB"), not a comparison of the things named
+    ("DGX A100 里的 A100 显存超过 40GB 吗？", "zh", "lookup", ("nvidia-dgx-a100", "nvidia-a100-sxm"), "memory_capacity"),
     # "high-bandwidth memory" spelled out names a kind of memory: how much of it is a size
     ("how much high-bandwidth memory does Trainium2 have?", "en", "lookup", ("aws-trainium2",), "memory_capacity"),
     ("Сколько памяти с высокой пропускной способностью у Trainium2?", "ru", "lookup", ("aws-trainium2",),
@@ -169,6 +172,7 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
     ("Trainium2 的 HBM（高带宽内存）容量是多少？", "zh", "lookup", ("aws-trainium2",), "memory_capacity"),
     ("what's the high bandwidth memory bandwidth of trainium2", "en", "lookup", ("aws-trainium2",),
      "memory_bandwidth"),
+    ("Which chip has the fastest high-bandwidth memory?", "en", "superlative", (), "memory_bandwidth"),
     # words may stand between "single" and "link"; a phrase holding a cue of its own dimension that has values
     # is that one ("per ICI link" is the ICI's per-link bandwidth, not a generic link's)
     ("whats the peak bandwidth of a single 16-wide infinity fabric link between MI250 GPUs?", "en", "lookup",
@@ -399,33 +403,44 @@ def test_three_or_more_named_with_a_ranking_word_are_ranked_among_themselves(tab
 
 
 @pytest.mark.parametrize("question, lang, line, best", [
-    ("Which TPU has the most memory?", "en", "tpu", "google-tpu-v7x"),
-    ("У какого TPU больше всего памяти?", "ru", "tpu", "google-tpu-v7x"),
-    ("哪款 TPU 内存最大？", "zh", "tpu", "google-tpu-v7x"),
+    ("Which TPU has the most memory?", "en", ("tpu",), "google-tpu-v7x"),
+    ("У какого TPU больше всего памяти?", "ru", ("tpu",), "google-tpu-v7x"),
+    ("哪款 TPU 内存最大？", "zh", ("tpu",), "google-tpu-v7x"),
     # a product named beside a word of generation, or right after "which", names its line
-    ("Which Trainium generation has the largest SBUF?", "en", "trainium", "aws-trainium3"),
-    ("AWS 的几代 Trainium 里，哪一代的 SBUF 容量最大？", "zh", "trainium", "aws-trainium3"),
-    ("Какой Gaudi самый быстрый в BF16?", "ru", "gaudi", "intel-gaudi3"),
+    ("Which Trainium generation has the largest SBUF?", "en", ("trainium",), "aws-trainium3"),
+    ("AWS 的几代 Trainium 里，哪一代的 SBUF 容量最大？", "zh", ("trainium",), "aws-trainium3"),
+    ("Какой Gaudi самый быстрый в BF16?", "ru", ("gaudi",), "intel-gaudi3"),
     # a maker is a group too
-    ("which NVIDIA GPU has the most memory?", "en", "nvidia", "nvidia-b300-sxm"),
+    ("which NVIDIA GPU has the most memory?", "en", ("nvidia",), "nvidia-b300-sxm"),
+    # a plural, two words of one group (intersected), a maker before the line's name
+    ("Which TPUs have the most memory?", "en", ("tpu",), "google-tpu-v7x"),
+    ("Which Google TPU has the highest BF16 throughput?", "en", ("google", "tpu"), "google-tpu-v7x"),
+    ("Which Intel Gaudi has the most memory?", "en", ("intel", "gaudi"), "intel-gaudi3"),
+    # the instances built of the line's chips are of the line
+    ("Which Gaudi instance is cheapest per hour?", "en", ("gaudi",), "aws-dl1"),
 ])
 def test_a_ranking_asked_within_a_product_line_or_maker_ranks_that_group_only(table, question, lang, line, best):
     query, result = lookup(table, question, lang)
     assert (query.kind, query.line, query.entities) == ("superlative", line, ())
     assert result.answer.best == best
-    ranked = [e.entity for e in result.entries]
-    assert all(line in (e.lower() + " " + table.vocabulary.entities[e].vendor.lower()) for e in ranked)
+    assert {e.entity for e in result.entries} <= members(table.vocabulary, line)
 
 
 def test_a_ranking_of_two_groups_or_of_none_ranks_every_entity(table):
-    for question in ("Among NVIDIA and AMD chips, which has the most memory?", "which chip has the most memory?"):
-        query, result = lookup(table, question, "en")
-        assert query.line is None and result.answer.best == "amd-mi350x", question
-    # a memory type or a word of an attribute's cue is no product line
-    assert lookup(table, "Which accelerator has the most HBM?", "en")[0].line is None
-    assert lookup(table, "Which chip has the fastest PCIe bandwidth?", "en")[0].line is None
-    # a line word in a lookup of one product restricts nothing
-    assert lookup(table, "How much memory does the TPU v5p have?", "en")[0].line is None
+    # a maker excluded, or named outside the phrase "which" asks about, restricts nothing
+    for question, lang in (("Among NVIDIA and AMD chips, which has the most memory?", "en"),
+                           ("which chip has the most memory?", "en"),
+                           ("Which non-NVIDIA accelerator has the most memory?", "en"),
+                           ("We use NVIDIA now. Which accelerator has the most memory?", "en"),
+                           ("Какой ускоритель, кроме NVIDIA, имеет больше всего памяти?", "ru"),
+                           ("除了 NVIDIA，哪款加速器显存最大？", "zh")):
+        query, result = lookup(table, question, lang)
+        assert query.line == () and result.answer.best == "amd-mi350x", question
+    # a memory type, a word of an attribute's cue, a model number, one generation named by its ordinal
+    for question in ("Which accelerator has the most HBM?", "Which chip has the fastest PCIe bandwidth?",
+                     "Which H100 variant has the most memory?",
+                     "What's the maximum memory bandwidth of the second-generation Trainium?"):
+        assert lookup(table, question, "en")[0].line == (), question
 
 
 @pytest.mark.parametrize("question, lang", [
@@ -437,6 +452,25 @@ def test_a_ranking_takes_in_announced_products_only_when_asked_to(table, questio
     query, result = lookup(table, question, lang)
     assert query.announced and result.answer.best == "amd-mi455x"
     assert lookup(table, "which accelerator has the most memory?", "en")[1].answer.best == "amd-mi350x"
+
+
+@pytest.mark.parametrize("question, lang, bare", [
+    ("which option is cheaper?", "en", True), ("what's the cheapest option per hour?", "en", True),
+    ("Какой вариант дешевле всего в час?", "ru", True), ("哪个选项每小时最便宜？", "zh", True),
+    # a noun of anything else, however the ranking words stand round it
+    ("which phone has more memory?", "en", False), ("which lawyer charges less per hour?", "en", False),
+    ("Какой самолет дешевле в час?", "ru", False), ("哪个手机最便宜？", "zh", False),
+])
+def test_a_bare_ranking_is_nothing_but_the_ranking_words_and_the_attribute(table, question, lang, bare):
+    query = understand(question, lang, table)
+    assert query is not None and query.bare is bare, question
+
+
+def test_closest_ranks_only_by_how_near_the_peak_a_figure_comes(table):
+    for question, lang in (("Which chip has memory closest to 100 GB?", "en"),
+                           ("У какого ускорителя объём памяти ближе всего к 100 ГБ?", "ru")):
+        query = understand(question, lang, table)
+        assert query is None or query.kind != "superlative", question
 
 
 def test_a_ranking_of_one_value_and_a_stated_relation_is_a_ranking_of_two(table):
@@ -756,6 +790,10 @@ def test_what_a_thing_is_or_is_for_asks_a_definition_not_a_figure(table, questio
     ("Какой объём памяти у H100 и для чего он нужен?", "ru", "memory_capacity"),
     ("H100 的显存带宽是多少？用途是训练", "zh", "memory_bandwidth"),
     ("what is the max memory bandwidth of H100 and is it a problem?", "en", "memory_bandwidth"),
+    # a clause of its own asks the figure beside the drawback or the purpose
+    ("What is the H100's memory bandwidth, and what is its main drawback?", "en", "memory_bandwidth"),
+    ("Какая пропускная способность памяти у H100 и какой у неё главный недостаток?", "ru", "memory_bandwidth"),
+    ("Что делают тензорные ядра H100 и какая у них производительность в FP16?", "ru", "peak_compute"),
     ("TPU v5p 的内存最大是多少？", "zh", "memory_capacity"),
     # the new attributes' cues leave ordinary questions alone
     ("Какое потребление памяти у A100?", "ru", "memory_capacity"),  # memory consumption is no power

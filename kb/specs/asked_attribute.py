@@ -30,7 +30,7 @@ UNIT_WORDS = {
 }
 # Words that ask how fast something goes: the answer is a rate (bandwidth, compute, clock), never a size or a
 # count, so "how fast can a TPU move data to host RAM over PCIe" asks for the PCIe bandwidth, not the host memory.
-_RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfaster\b|скорост\w*|как быстро|"
+_RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfast(?:er|est)\b|скорост\w*|как быстро|"
                          r"насколько быстр\w*|(?<![а-яё])быстрее|多快|速度|速率|更快")
 # "пропускная" alone is said for the whole phrase ("какая у него пропускная памяти?")
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|(?<![а-яё])пропускн\w*|带宽")

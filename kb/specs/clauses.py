@@ -12,7 +12,7 @@ BIDIRECTIONAL = re.compile(r"\bbi-?directional\b|\btwo[- ]way\b|двунапра
 ONE_WAY = re.compile(r"\buni-?directional\b|\bone[- ]way\b|однонаправлен\w*|в одну сторону|单向", re.IGNORECASE)
 # a figure of a rate: a direction word with another one between it and a figure is that one's ("50 GB/sec per link
 # (or 100 GB/sec bidirectional)": the 100 is bidirectional, the 50 one way)
-_RATE_FIGURE = re.compile(r"\d[\d.,]*\s*(?:[GTMK]i?B(?:ps|/s(?:ec)?)|[GT]bps|[ГТМ]Б/с)", re.IGNORECASE)
+_RATE_FIGURE = re.compile(r"\d[\d.,]*\s*(?:[GTMK]i?B(?:ps|/s(?:ec)?)|[GT]bps|GT/s(?:ec)?|[ГТМ]Б/с|[ГТ]бит/с)", re.IGNORECASE)
 MEASURED = re.compile(r"\b(?:clocked|measured|achieved|reached|benchmarked)\b|实测|измерен\w*|достиг\w*", re.IGNORECASE)
 SPARSE = re.compile(r"sparsity|sparse|稀疏|разрежен", re.IGNORECASE)
 CLAUSE = re.compile(r"[,，;；:：]|\s-\s|\s—\s| and | but | which |，而|，并")  # an aside in brackets stays in its clause
@@ -130,10 +130,15 @@ def qualifiers(text: str, start: int, end: int, unit_text: str, dimension: str) 
     if dimension == "ops/s":
         basis = "sparse" if SPARSE.search(words) else ("measured" if MEASURED.search(words) else None)
     elif dimension == "bytes/s":
-        def said(pattern: re.Pattern) -> bool:
-            return any(not _RATE_FIGURE.search(text, *((m.end(), start) if m.end() <= start else (end, m.start())))
-                       for m in pattern.finditer(text, left, right))
-        basis = "bidirectional" if said(BIDIRECTIONAL) else ("one-way" if said(ONE_WAY) else None)
+        def nearest(pattern: re.Pattern) -> int | None:
+            """How far the pattern's nearest word stands from the figure, with no other rate figure between."""
+            return min((m.start() - end if m.start() >= end else start - m.end() for m in pattern.finditer(text, left, right)
+                        if not _RATE_FIGURE.search(text, *((m.end(), start) if m.end() <= start else (end, m.start())))),
+                       default=None)
+        both, one = nearest(BIDIRECTIONAL), nearest(ONE_WAY)
+        # the nearer word says ("900GB/s（双向）和 450GB/s（单向）": the 450 is one way)
+        basis = None if both is None and one is None else \
+            ("bidirectional" if one is None or both is not None and both <= one else "one-way")
     return dtype, basis, part_scope(text, start, end)
 
 

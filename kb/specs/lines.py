@@ -1,56 +1,98 @@
 """The product line or maker a ranking is asked within ("which TPU has the most memory", "哪一代 Trainium").
 
 A word the table's names are built on ("TPU" of "Google TPU v5e", "Trainium" of "AWS Trainium2") or a maker
-("NVIDIA", "AMD") names a group of entities. Asked which of a group has the most of something, the ranking
-is over that group only: the most memory "of any TPU" is never an AMD GPU's. A product named with a word of
-generation beside it ("which Trainium generation", "какое поколение Gaudi", "几代 Trainium") asks about its
-line, not about that one product.
+("NVIDIA", "AMD") names a group of products: the chips so named and the instances and systems built of them.
+Asked which of a group has the most of something ("which TPU", "which Google TPU", "У какого TPU", "哪款
+TPU"), the ranking is over that group only: the most memory "of any TPU" is never an AMD GPU's. The word must
+stand in the phrase that "which" asks about; a maker mentioned elsewhere ("We use NVIDIA now. Which chip ...",
+"other than NVIDIA, which ...", "more memory than any TPU") restricts nothing. A product written with a word
+of generation beside it ("which Trainium generation", "какое поколение Gaudi", "几代 Trainium", not "the
+second-generation Trainium") or inside that phrase ("which Gaudi is fastest") asks about its line, not about
+its first generation.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from kb.language import HAN
 from kb.specs.clauses import SUBJECT_KINDS
 from kb.specs.vocabulary import Mention, Vocabulary
 
 _GENERATION = r"generations?|gens?|series|family|поколени\w*|сери\w*|семейств\w*|代|系列"
+# an ordinal before the word names one generation ("the second-generation Trainium", "第二代 Gaudi")
+_ORDINAL = r"(?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|перв\w*|втор\w*|трет\w*|четв[её]рт\w*|" \
+           r"第?[一二三四五六七八九十\d]+)[\s-]*"
 _GENERATION_BESIDE = re.compile(rf"^\s*(?:{_GENERATION})(?![a-z])|(?:{_GENERATION})\s*(?:的\s*)?$")
-_WHICH_BEFORE = re.compile(r"(?:\bwhich|\bwhat|(?<![а-яё])как(?:ой|ая|ое|ие|ого|их)|哪(?:款|个|一|种)?)\s*$")
-_WORD = re.compile(r"(?<![a-z0-9])[a-z]{3,}(?![a-z0-9])")
+_ORDINAL_GENERATION = re.compile(rf"{_ORDINAL}(?:{_GENERATION})\s*(?:的\s*)?$|^\s*{_ORDINAL}", re.IGNORECASE)
+# the words that ask which one, and the phrase after them that names what is asked about (three words at most)
+_WHICH = re.compile(r"\bwhich(?:\s+of\s+the)?\b|\bwhat\b|(?<![а-яё])как(?:ой|ая|ое|ие|ого|их|ому)(?![а-яё])|"
+                    r"у какого|哪(?:款|个|一|种|家)?")
+_PHRASE_WORD = re.compile(rf"\s*(?:[a-z0-9][\w-]*|[а-яё]+|[{HAN}]{{1,4}})")
+_EXCLUDED = re.compile(r"(?:\bnon|\bnot|\bexcept|\bexcluding|\bbesides|\bother than|кроме|не|除了|不是)[\s-]*$")
 
 
-def _name_words(vocabulary: Vocabulary, entity: str) -> set[str]:
+@lru_cache(maxsize=1024)
+def _name_words(vocabulary: Vocabulary, entity: str) -> frozenset[str]:
     """The letter runs that start the words of an entity's names and its maker ("trainium" of "Trainium2",
     "tpu" of "TPU v5e", "nvidia")."""
     e = vocabulary.entities[entity]
     words = {m.group(0) for name in (e.name, *e.aliases) for w in name.lower().split()
              if (m := re.match(r"[a-z]+", w)) and len(m.group(0)) >= 3}
-    return words | ({e.vendor.lower()} if e.vendor else set())
+    return frozenset(words | ({e.vendor.lower()} if e.vendor else set()))
 
 
-def members(vocabulary: Vocabulary, word: str) -> frozenset[str]:
-    """The products (chips, instances, systems) whose names or maker are built on ``word``; a memory type or a
-    link ("HBM3", "NVLink 4") is no product line."""
-    return frozenset(eid for eid, e in vocabulary.entities.items()
-                     if e.kind in SUBJECT_KINDS and word in _name_words(vocabulary, eid))
+@lru_cache(maxsize=256)
+def members(vocabulary: Vocabulary, words: tuple[str, ...]) -> frozenset[str]:
+    """The products every one of ``words`` names ("google" and "tpu": Google's TPUs): chips, instances and
+    systems whose names or maker are built on the word, and those built of such a chip (the DL1 of "Gaudi")."""
+    def named(word: str) -> set[str]:
+        chips = {eid for eid, e in vocabulary.entities.items()
+                 if e.kind in SUBJECT_KINDS and word in _name_words(vocabulary, eid)}
+        return chips | {eid for eid, e in vocabulary.entities.items() if e.parts and e.parts.chip in chips}
+    groups = [named(w) for w in words]
+    return frozenset(set.intersection(*groups)) if groups else frozenset()
+
+
+def _line_word(vocabulary: Vocabulary, word: str) -> str | None:
+    """The word, or its singular ("tpus"), where it names two products or more."""
+    for w in (word, word[:-1] if word.endswith("s") else None):
+        if w and len(w) >= 3 and len(members(vocabulary, (w,))) >= 2:
+            return w
+    return None
 
 
 def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
-               cued: list[tuple[int, int]] = ()) -> tuple[str | None, tuple[Mention, ...]]:
-    """The line word a ranking is asked within, if any, and the mentions that only named that line (to drop
-    from the question's entities). The word stands outside every entity's name and every attribute's cue
-    (``cued``: "the fastest PCIe bandwidth" ranks every chip) ("which TPU"), or is the
-    name of a product written beside a word of generation ("which Trainium generation") or right after "which"
-    ("which Gaudi is fastest": the first Gaudi is no answer to it)."""
-    for m in mentions:
+               cued: list[tuple[int, int]] = ()) -> tuple[tuple[str, ...], tuple[Mention, ...]]:
+    """The words of the line a ranking is asked within (none: every product), and the mentions that only named
+    that line (to drop from the question's entities). A word inside an attribute's cue (``cued``: "the fastest
+    PCIe bandwidth") or excluded ("non-NVIDIA") names no line."""
+    for m in mentions:  # "which Trainium generation", "какое поколение Gaudi"
         word = re.fullmatch(r"[a-z]{3,}", m.text.lower())
-        if word and (_GENERATION_BESIDE.search(low[:m.start]) or _GENERATION_BESIDE.search(low[m.end:]) or
-                     _WHICH_BEFORE.search(low[:m.start])) and \
-                len(members(vocabulary, word.group(0))) >= 2:
-            return word.group(0), (m,)
-    taken = [(m.start, m.end) for m in mentions] + list(cued)
-    words = {w.group(0) for w in _WORD.finditer(low) if not any(a <= w.start() < b for a, b in taken)
-             and len(members(vocabulary, w.group(0))) >= 2}
-    # two groups named ("among NVIDIA and AMD chips") rank both, as every entity does
-    return (words.pop() if len(words) == 1 else None), ()
+        if word and _line_word(vocabulary, word.group(0)) and \
+                (_GENERATION_BESIDE.search(low[:m.start]) or _GENERATION_BESIDE.search(low[m.end:])) and \
+                not _ORDINAL_GENERATION.search(low[:m.start]) and not _ORDINAL_GENERATION.search(low[m.end:]):
+            return (word.group(0),), (m,)
+    for which in _WHICH.finditer(low):
+        words: list[str] = []
+        only_named: list[Mention] = []
+        at = which.end()
+        for _ in range(3):
+            w = _PHRASE_WORD.match(low, at)
+            if not w:
+                break
+            start, at = w.start() + len(w.group(0)) - len(w.group(0).lstrip()), w.end()
+            text = low[start:at]
+            if any(a <= start < b for a, b in cued) or _EXCLUDED.search(low, 0, start):
+                continue
+            mention = next((m for m in mentions if m.start <= start < m.end), None)
+            if mention is not None and not re.fullmatch(r"[a-z]{3,}(?: [a-z]{3,})*", mention.text.lower()):
+                break  # a product named by its model ("which H100 variant"): no line
+            if (line := _line_word(vocabulary, text)) is not None:
+                words.append(line)
+                if mention is not None and mention not in only_named:
+                    only_named.append(mention)
+        if words and members(vocabulary, tuple(words)):
+            return tuple(words), tuple(only_named)
+    return (), ()

@@ -216,7 +216,7 @@ def rank(table: FactTable, query: SpecQuery,
          lang: str) -> tuple[list[Fact], SuperlativeAnswer | None, FactSource | None]:
     """The entity with the most or least of an attribute, over every entity with a comparable value (and the
     sentence of a stated relation, where one ranks the only valued entity against another)."""
-    within = members(table.vocabulary, query.line) if query.line else None
+    within = members(table.vocabulary, query.line) if query.line else None  # "which TPU": TPUs only
 
     def gather(kinds: set[str] | None) -> list[Fact]:
         found = []

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from kb.class_comparison import offers_classes
+from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
 from kb.specs.asked_attribute import choose_attribute, unit_cue
@@ -35,13 +36,14 @@ _COMPARE = {
           r"дешевле|дороже|выше|ниже|быстрее|медленнее|мощнее|сильнее|слабее|"
           # a verb of comparing, often first in a yes-no question ("Обгоняет ли H100 A100 по памяти?")
           r"обгоня\w*|обгонит|превосход\w*|опережа\w*|уступа\w*)(?![а-яё])",
-    "zh": r"还是|和|与|比|相比|哪个|哪款|谁|对比|提升|优于|胜过|超过|超越|不如",
+    "zh": r"还是|和|与|比|相比|哪个|哪款|谁|对比|提升|优于|胜过|超越|不如",  # not 超过: "超过 40GB" is "more than"
 }
 _SUPERLATIVE = {
-    "en": r"\b(?:most|highest|largest|biggest|fastest|least|lowest|cheapest|smallest|slowest|best|maximum|minimum|"
-          r"closest|nearest)\b|"
+    # "closest to its peak" ranks by the efficiency; "closest to 100 GB" ranks nothing
+    "en": r"\b(?:most|highest|largest|biggest|fastest|least|lowest|cheapest|smallest|slowest|best|maximum|minimum)\b|"
+          r"\b(?:closest|nearest) to (?:its |their |the )?(?:theoretical|peak)\b|"
           r"\bwhich\b.*\b(?:cheaper|faster|slower|larger|bigger|more|higher|less|lower|smaller)\b",
-    "ru": r"(?<![а-яё])(?:сам\w+|больше всего|меньше всего|ближе всего|наибольш\w*|наименьш\w*|максимальн\w*|минимальн\w*|"
+    "ru": r"(?<![а-яё])(?:сам(?:ый|ая|ое|ые|ого|ой|ую|ых|ым|ыми|ом)|больше всего|меньше всего|ближе всего к (?:своему |своим )?(?:теоретическ|пик)\w*|наибольш\w*|наименьш\w*|максимальн\w*|минимальн\w*|"
           r"дешевле|дороже|быстрее|больше|меньше)(?![а-яё])",
     "zh": r"最|更便宜|更贵|更大|更多|更快|更慢",
 }
@@ -88,14 +90,19 @@ WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем
 DEFINES = re.compile(r"^\W*what (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} used for\W*$|"
                      r"^\W*what (?:does|do) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} do\W*$|"
                      r"что такое|для чего (?:нуж|служ|использ)\w*|(?<![а-яё])зачем нуж\w*|"
-                     r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|"
-                     r"什么是|干什么|做什么用|有什么用|起什么作用|作用是什么|"
-                     # the main drawback is a reason too, not a figure ("the biggest problem with TPUs", "最大的问题")
-                     r"\b(?:biggest|main|major|largest|greatest|key|primary|chief|worst)\s+(?:[a-z-]+\s+)?"
-                     r"(?:problems?|issues?|drawbacks?|downsides?|limitations?|weakness(?:es)?|disadvantages?)\b|"
-                     r"\bwhat(?:'s| is| are) the (?:catch|downsides?|drawbacks?)\b|"
-                     r"(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* (?:проблем|недостат|минус)\w*|"
-                     r"(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)")
+                     r"什么是|是干什么|干什么用|做什么用|有什么用|起什么作用")
+# What a thing does, or the main drawback, asks a reason, not a figure ("что делают CC-Cores", "能干什么", "the
+# biggest problem with TPUs", "最大的问题"), unless a clause of its own asks for the figure ("What is the H100's
+# memory bandwidth, and what is its main drawback?")
+_PURPOSE_OR_DRAWBACK = re.compile(
+    r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|"
+    r"\b(?:biggest|main|major|largest|greatest|key|primary|chief|worst)\s+(?:[a-z-]+\s+)?"
+    r"(?:problems?|issues?|drawbacks?|downsides?|limitations?|weakness(?:es)?|disadvantages?)\b|"
+    r"\bwhat(?:'s| is| are) the (?:catch|downsides?|drawbacks?)\b|"
+    r"(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* (?:проблем|недостат|минус)\w*|"
+    r"(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)")
+_CLAUSE_BREAK = re.compile(r"[,，;；?？。]|\s(?:and|и|а)\s|[和并]且?")
+_ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ов|ова)|скольк\w*)(?![а-яё])|多少|几|哪")
 _FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
 # fast or how powerful (or two things compared) and no other cue, the question asks for the peak compute in that
@@ -175,7 +182,7 @@ class SpecQuery:
     cued: tuple[str, ...] = field(default=(), compare=False)  # every attribute the question cued, best first
     # things the question asks about that the corpus names but the table has no entity for ("the MI300A")
     unlisted: tuple[str, ...] = ()
-    line: str | None = None  # a ranking within a product line or maker ("which TPU"): see ``kb.specs.lines``
+    line: tuple[str, ...] = ()  # a ranking within a product line or maker ("which TPU"): see ``kb.specs.lines``
     bare: bool = False  # nothing but a ranking of the attribute ("which option is cheaper?"): see ``_bare``
     announced: bool = False  # a ranking that takes in products announced but not yet shipping (``_ANNOUNCED``)
 
@@ -195,13 +202,16 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     dtype = dtype_match.group(1).upper() if dtype_match else \
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)
     # a cue inside a product's name ("PCIe" of "A100 PCIe") is part of the name, not a question about it
-    names = [(m.start, m.end) for m in vocabulary.mentions(low) if vocabulary.entities[m.entity].kind in SUBJECT_KINDS]
+    low_mentions = vocabulary.mentions(low)
+    names = [(m.start, m.end) for m in low_mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS]
     spans = {a: kept for a, found in vocabulary.cue_spans(low, lang).items()
              if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
     heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
     spans = heads or spans
-    if WHY.search(low) or DEFINES.search(low) and not _FIGURE_ASKED.search(low):
+    cue_spans = [span for found in spans.values() for span in found]
+    if WHY.search(low) or DEFINES.search(low) and not _FIGURE_ASKED.search(low) or \
+            _PURPOSE_OR_DRAWBACK.search(low) and not _FIGURE_ASKED.search(low) and not _asked_apart(low, cue_spans):
         return None  # a reason or a definition is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or unit_cue(low, table)
     fast = _FAST_WORDS.search(low)
@@ -238,7 +248,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         entities = tuple(e for e in entities if vocabulary.entities[e].kind in SUBJECT_KINDS or table.about(e, attribute))
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
     better = vocabulary.attributes[attribute].better
-    lower = _nearer_lower(low, lang, spans.get(attribute, []), [span for found in spans.values() for span in found])
+    lower = _nearer_lower(low, lang, spans.get(attribute, []), cue_spans)
     direction = "lower" if lower else ("higher" if superlative or compare else better)
     kind_filter = None if _CONSUMER.search(low) else \
         next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
@@ -247,12 +257,11 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     if attribute == dates.ATTRIBUTE:
         basis = dates.asked_event(low)  # the shipping date for "when will it ship", not the announcement
     ranks = superlative or re.search(_HIGHER.get(lang, _HIGHER["en"]), low) or lower or fast
-    line = None
-    if superlative and len(entities) <= 1:
-        line, only_named = asked_line(low, vocabulary.mentions(low), vocabulary,
-                                      [span for found in spans.values() for span in found])
+    line: tuple[str, ...] = ()
+    if superlative and len(entities) <= 1 and not _CONSUMER.search(low):  # "which Google phone" is no TPU
+        line, only_named = asked_line(low, low_mentions, vocabulary, cue_spans)
         entities = tuple(e for e in entities if e not in {m.entity for m in only_named})
-        line = line if not entities else None
+        line = line if not entities else ()
     if len(_things(entities, vocabulary)) >= 3 and ranks and not ratio and \
             vocabulary.attributes[attribute].unit in UNITS:
         # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named; a plain list of them
@@ -281,7 +290,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                      sparse=sparse, basis=basis, kind_filter=kind_filter, scopes=scopes, cued=cued,
                      ratio=(("times" if _TIMES.search(low) else "share") if ratio and kind == "comparison" else None),
                      unlisted=unlisted if kind == "lookup" and (not entities or compare) else (),
-                     line=line if kind == "superlative" else None,
+                     line=line if kind == "superlative" else (),
                      bare=kind == "superlative" and not entities and _bare(low, lang, spans),
                      announced=bool(_ANNOUNCED.search(low)))
 
@@ -304,7 +313,7 @@ def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
 
 
 # A ranking weighs shipping products only, unless the question takes in the announced ones too
-_ANNOUNCED = re.compile(r"\b(?:including|incl\.?|even|counting|with)\s+(?:the\s+)?(?:announced|unreleased|upcoming|"
+_ANNOUNCED = re.compile(r"\b(?:including|incl\.?|even|counting)\s+(?:the\s+)?(?:announced|unreleased|upcoming|"
                         r"future|not[- ]yet[- ](?:released|available|shipping))|"
                         r"(?<![а-яё])(?:включая|в том числе|с учётом|с учетом)\s+(?:ещё |еще )?(?:анонсированн|невыпущенн|"
                         r"будущ|не вышедш|не выпущенн)\w*|包括(?:已经?|还)?(?:发布|宣布|公布|未上市|没上市|未发布|即将)|"
@@ -315,6 +324,18 @@ _OPTION_WORDS = re.compile(r"\b(?:options?|choices?|alternatives?|one)\b|(?<![а
                            r"(?![а-яё])|选项|方案|选择|的|是|呢|吗")
 
 
+def _asked_apart(low: str, cue_spans: list[tuple[int, int]]) -> bool:
+    """Whether a cue stands in a clause that asks a question of its own, without the words of purpose or
+    drawback ("what is the memory bandwidth" of "..., and what is its main drawback?")."""
+    bounds = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(low)] + [len(low)]
+    for left, right in zip(bounds, bounds[1:], strict=False):
+        clause = low[left:right]
+        if any(left <= s < right for s, _ in cue_spans) and _ASKS.search(clause) and \
+                not _PURPOSE_OR_DRAWBACK.search(clause):
+            return True
+    return False
+
+
 def _bare(low: str, lang: str, spans: dict[str, list[tuple[int, int]]]) -> bool:
     """Whether the question is nothing but a ranking of the cued attribute: with no other word, the
     alternatives it ranks are the ones the service is about, not things the domain gate must judge."""
@@ -322,11 +343,21 @@ def _bare(low: str, lang: str, spans: dict[str, list[tuple[int, int]]]) -> bool:
     for found in spans.values():
         for s, e in found:
             rest[s:e] = " " * (e - s)
-    rest = "".join(rest)
-    for pattern in (_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), _HIGHER.get(lang, _HIGHER["en"]),
-                    _LOWER.get(lang, _LOWER["en"]), _COMPARE.get(lang, _COMPARE["en"]), _OPTION_WORDS.pattern):
-        rest = re.sub(pattern, " ", rest)
-    return not [t for t in tokenize(rest) if t not in STOPWORDS]
+    patterns = [re.compile(p) for p in (_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), _HIGHER.get(lang, _HIGHER["en"]),
+                                        _LOWER.get(lang, _LOWER["en"]), _COMPARE.get(lang, _COMPARE["en"]),
+                                        _OPTION_WORDS.pattern)]
+    # word by word, so that no pattern reaches over a noun ("which phone has more", "самолет" of "сам...")
+    for word in re.finditer(rf"[a-z0-9а-яё-]{{2,}}|[{HAN}]+", "".join(rest)):
+        text = word.group(0)
+        if not re.match(f"[{HAN}]", text):
+            if text not in STOPWORDS and not any(p.fullmatch(text) for p in patterns):
+                return False
+        else:  # Chinese runs into its words: take the ranking's out and see what is left
+            for p in patterns:
+                text = p.sub(" ", text)
+            if [t for t in tokenize(text) if t not in STOPWORDS]:
+                return False
+    return True
 
 
 def _nearer_lower(low: str, lang: str, cued: list[tuple[int, int]], names: list[tuple[int, int]] = ()) -> bool:
