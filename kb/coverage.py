@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from kb.language import HAN, RUSSIAN_LOWER, word_frequency
+from kb.specs.clauses import COMPARING
 from kb.specs.quantities import NUMBER_WORDS
 
 _MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]*"
@@ -95,9 +96,8 @@ _FUNCTION_WORDS = frozenset("a an and are as at be but by can do does each for f
                             "which who why will with would you your".split())
 _CAPITALIZED_PAIR = re.compile(r"(?<![A-Za-z0-9])(?=([A-Z][a-z]+ [A-Z][a-z]+)(?![A-Za-z0-9]))")  # overlapping
 # Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
-_COMPARING = re.compile(r"\b(?:vs\.?|versus|than|or|against|compar(?:e|es|ed|ing)|beats?|outperform\w*|outpac\w+)\b|"
-                        r"(?<![а-яё])(?:или|чем|против|сравн\w*|обгоня\w*|превосход\w*|опережа\w*)(?![а-яё])|"
-                        r"还是|比|和|跟|与|对比|胜过|优于", re.IGNORECASE)  # not 超过: "超过 8 张" is "more than"
+_COMPARING = re.compile(rf"\b(?:{COMPARING['en']})\b|(?<![а-яё])(?:{COMPARING['ru']})(?![а-яё])|{COMPARING['zh']}",
+                        re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,8 @@ class CorpusWords:
         key = key.strip("- ")
         if key in self.words or key.replace("-", "").replace(" ", "") in self.words:
             return True
-        if re.fullmatch(r"\S*\d[a-z]?s", key):  # a plural of a model number: "A100s", "MI300Xs"
+        # a plural of a model number or of a name: "A100s", "MI300Xs", "8 Gaudis"
+        if re.fullmatch(r"\S*\d[a-z]?s|[a-z]{4,}s", key):
             return self._latin_known(key[:-1])
         # a name of several words is known when every word is ("TPU v5e"), and a word of three
         # letters or more with a generation number when both are ("NVLink4" for "NVLink 4.0")

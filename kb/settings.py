@@ -85,7 +85,7 @@ class Settings(BaseSettings):
     # off-topic ones.
     answer_min_score: float = Field(3.13, description="top hybrid score below which a question is unanswerable")
     answer_max_sentences: int = Field(3, ge=1, le=5)
-    answer_min_domain: float = Field(0.47, description="domain gate log-odds (kb.domain) below which a question that "
+    answer_min_domain: float = Field(0.0, description="domain gate log-odds (kb.domain) below which a question that "
                                      "names nothing the corpus knows is declined as off-topic; chosen on dev")
     # the bonus that quotes most answers in the question's language (the smallest on a tie) while costing at most
     # 1% of the answers quoting the labelled evidence on dev, and no answer

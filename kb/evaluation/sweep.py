@@ -304,8 +304,11 @@ def domain_thresholds(result: dict) -> list[dict]:
 
 
 def choose_domain_threshold(candidates: list[dict]) -> dict:
-    """The middle of the range of thresholds that decline the most off-topic questions while the gate loses
-    at most ``MAX_GATE_LOSS`` of the answerable ones."""
+    """Among the thresholds that decline the most off-topic questions while the gate loses at most
+    ``MAX_GATE_LOSS`` of the answerable ones, the classifier's own boundary (log-odds 0: in and out of domain
+    equally likely) where it lies in their range, else the middle of the range. Dev cannot tell thresholds in
+    the range apart; where it is wide, its middle sits where the classifier already leans to "in domain" and
+    declines answerable questions dev happens not to hold ("Why does memory bandwidth matter so much?" at 0.24)."""
     allowed = [c for c in candidates if c["allowed"]]
     best = max(c["off_topic_recall"] for c in allowed)
     tied = [c for c in allowed if c["off_topic_recall"] == best and c["threshold"] != float("-inf")]
@@ -313,12 +316,14 @@ def choose_domain_threshold(candidates: list[dict]) -> dict:
         return {**allowed[0], "threshold": float("-inf")}
     first = min(tied, key=lambda c: c["threshold"])
     low, high = first["score_below"], max(c["threshold"] for c in tied)
-    return {**first, "threshold": round((low + high) / 2, 2), "range": (low, high)}
+    threshold = 0.0 if low < 0.0 <= high else round((low + high) / 2, 2)
+    return {**first, "threshold": threshold, "range": (low, high)}
 
 
 def domain_report(chosen: dict, data: dict) -> str:
     span = chosen.get("range")
-    within = f"; every threshold above {span[0]:.2f} up to {span[1]:.2f} does as well, this is the middle" if span else ""
+    where = "the classifier's own boundary" if span and chosen["threshold"] == 0.0 else "the middle"
+    within = f"; every threshold above {span[0]:.2f} up to {span[1]:.2f} does as well, this is {where}" if span else ""
     return (f"## Domain gate threshold\n\nThe gate (kb/domain.py) judges only questions that name nothing the "
             f"corpus knows and find no fact. The threshold that declines the most off-topic dev questions while "
             f"declining at most {MAX_GATE_LOSS:.0%} of the answerable ones: answer_min_domain = {chosen['threshold']} "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from kb.language import HAN
+from kb.specs.clauses import fits_said_per, said_per
 from kb.specs.facts import FactTable
 from kb.specs.units import UNITS
 
@@ -53,10 +54,6 @@ _ZH_MODIFIES = re.compile(r"\s*(?:[)）]\s*的?|的)\s*")
 _GLOSS, _GLOSS_END = re.compile(r"\s*[(（]\s*"), re.compile(r"\s*[)）]")
 _ZH_RATE_HEAD = re.compile(rf"\s*[{HAN}]{{0,3}}?(?:带宽|速率|速度)")  # "峰值传输带宽": the bandwidth is the head
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
-_PER_WORDS = {
-    "chip": r"\b(?:per|each|a single|one) chip\b|(?<![а-яё])на (?:один |каждый )?чип(?![а-яё])|每(?:个|颗|张)?芯片|单(?:个|颗)?芯片",
-    "link": r"\b(?:per|each|a single|one) link\b|(?<![а-яё])на (?:один |каждый )?линк(?![а-яё])|每条(?:链路|链接|link)|单(?:条)?链路",
-}
 Spans = list[tuple[int, int]]
 
 
@@ -85,11 +82,8 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
 
     # a figure asked per one thing is of no attribute defined per another ("ICI bandwidth per chip" is not the
     # ICI's bandwidth per link)
-    per = {noun for noun, pattern in _PER_WORDS.items() if re.search(pattern, low)}
-    if len(per) == 1:
-        fitting = [(n, a) for n, a in cues if not ((own := re.search(r"\bper (\w+)$", vocabulary.attributes[a].labels
-                                                                     .get("en", ""))) and own.group(1) not in per)]
-        cues = fitting or cues
+    per = said_per(low)
+    cues = [(n, a) for n, a in cues if fits_said_per(per, vocabulary.attributes[a].labels.get("en", ""))] or cues
     # a cue that is only a unit ("TFLOPS") names no attribute beside one of its dimension that is named ("what
     # TFLOPS does the H100 get in MAMF" asks the MAMF)
     unit_only = {a for a, found in spans.items() if found and all(

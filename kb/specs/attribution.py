@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from kb.specs.clauses import WINDOW, clause
+from kb.specs.clauses import WINDOW, clause, fits_said_per, said_per
 from kb.specs.quantities import Quantity
 from kb.specs.units import UNITS
 from kb.specs.vocabulary import Mention, Vocabulary
@@ -57,9 +57,6 @@ def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
     return sorted((d, a) for a, d in found.items())
 
 
-_PER = re.compile(r"\bper (chip|link|node|instance|device|gpu|core|stack|pod|host|hour)\b")
-
-
 def _container(text: str, q: Quantity, vocabulary: Vocabulary) -> str | None:
     """For a count written as a compound adjective ("a 9216-chip pod", "4-chip hosts"), the attribute that counts
     the things per the noun it qualifies: the one whose English label is "<unit> per <noun>"."""
@@ -95,11 +92,10 @@ def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
     # "ICI bandwidth per link"); the cue of one that fits may stand further off in its clause ("inter-chip
     # interconnect (ICI) bandwidth per chip (GBps)" of 1200)
     left, right = clause(text, q.start, q.end)
-    said = {m.group(1) for m in _PER.finditer(text[left:right].lower())}
+    said = said_per(text[left:right])
 
     def fits(attribute: str) -> bool:
-        own = _PER.search(vocabulary.attributes[attribute].labels.get("en", ""))
-        return not (said and own and own.group(1) not in said)
+        return fits_said_per(said, vocabulary.attributes[attribute].labels.get("en", ""))
     near = _cued(text, q, vocabulary, lang, mentions)
     cued = [(d, a) for d, a in near if fits(a)]
     if near and not cued:

@@ -22,6 +22,43 @@ SUBJECT_KINDS = ("chip", "instance", "system")  # memory types and interconnects
 COMPARED = re.compile(r"(?:than|compared (?:to|with)|versus|vs\.?|against|чем|比|相比)\s*(?:the\s+|an?\s+)?$", re.IGNORECASE)
 
 
+# What a figure is said for ("per link", "на чип", "每芯片"), in prose and in questions alike: a figure said per
+# one thing is of no attribute defined per another ("ICI bandwidth per chip" is not the ICI's bandwidth per link).
+_SAID_PER = {noun: re.compile(pattern, re.IGNORECASE) for noun, pattern in {
+    "chip": r"\b(?:per|each|a single|one) chip\b|(?<![а-яё])на (?:один |каждый )?чип(?![а-яё])|每(?:个|颗|张)?芯片|"
+            r"单(?:个|颗)?芯片",
+    "link": r"\b(?:per|each|a single|one) link\b|(?<![а-яё])на (?:один |каждый )?линк(?![а-яё])|每条(?:链路|链接|link)|"
+            r"单(?:条)?链路",
+    **{noun: rf"\bper {noun}\b" for noun in ("node", "instance", "device", "gpu", "core", "stack", "pod", "host", "hour")},
+}.items()}
+
+
+def said_per(text: str) -> set[str]:
+    """The things a figure in ``text`` is said per ("per chip" -> {"chip"})."""
+    return {noun for noun, pattern in _SAID_PER.items() if pattern.search(text)}
+
+
+def defined_per(label: str) -> str | None:
+    """The thing an attribute is defined per, from its English label ("ICI bandwidth per link" -> "link")."""
+    own = re.search(r"\bper (\w+)$", label)
+    return own.group(1).lower() if own and own.group(1).lower() in _SAID_PER else None
+
+
+def fits_said_per(said: set[str], label: str) -> bool:
+    """Whether an attribute with this English label may hold a figure said per ``said``."""
+    own = defined_per(label)
+    return not (said and own and own not in said)
+
+# Words that put two things side by side ("than", "или", "还是", "beats", "обгоняет", "优于"): they make a question a
+# comparison, and an unknown name joined by them to a known one a compared name, not an incidental one. Not 超过:
+# "超过 40GB" is "more than".
+COMPARING = {
+    "en": r"vs\.?|versus|than|or|against|compar(?:e|es|ed|ing)|beats?|outperform\w*|outpac\w+|exceeds?|surpass(?:es)?",
+    "ru": r"или|чем|против|сравн\w*|обгоня\w*|обгонит|превосход\w*|опережа\w*|уступа\w*",
+    "zh": r"还是|比|和|跟|与|对比|胜过|优于|超越|不如",
+}
+
+
 def compared(text: str, start: int) -> bool:
     """Whether the name that starts at ``start`` is the other side of a comparison ("than P4d")."""
     return bool(COMPARED.search(text[max(0, start - 16):start]))

@@ -30,6 +30,9 @@ _ORDINAL_GENERATION = re.compile(rf"{_ORDINAL}(?:{_GENERATION})\s*(?:的\s*)?$|^
 _WHICH = re.compile(r"\bwhich(?:\s+of\s+the)?\b|\bwhat\b|(?<![а-яё])как(?:ой|ая|ое|ие|ого|их|ому)(?![а-яё])|"
                     r"у какого|哪(?:款|个|一|种|家)?")
 _PHRASE_WORD = re.compile(rf"\s*(?:[a-z0-9][\w-]*|[а-яё]+|[{HAN}]{{1,4}})")
+# "which generation" asks within a line: a number before the line's word then counts its generations ("AWS 的三代
+# Trainium 里，哪一代": three generations), it names none of them
+_WHICH_GENERATION = re.compile(rf"(?:{_WHICH.pattern})\s*(?:{_GENERATION})")
 _EXCLUDED = re.compile(r"(?:\bnon|\bnot|\bexcept|\bexcluding|\bbesides|\bother than|кроме|не|除了|不是)[\s-]*$")
 
 
@@ -68,11 +71,13 @@ def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
     """The words of the line a ranking is asked within (none: every product), and the mentions that only named
     that line (to drop from the question's entities). A word inside an attribute's cue (``cued``: "the fastest
     PCIe bandwidth") or excluded ("non-NVIDIA") names no line."""
+    counts_generations = bool(_WHICH_GENERATION.search(low))
     for m in mentions:  # "which Trainium generation", "какое поколение Gaudi"
         word = re.fullmatch(r"[a-z]{3,}", m.text.lower())
         if word and _line_word(vocabulary, word.group(0)) and \
                 (_GENERATION_BESIDE.search(low[:m.start]) or _GENERATION_BESIDE.search(low[m.end:])) and \
-                not _ORDINAL_GENERATION.search(low[:m.start]) and not _ORDINAL_GENERATION.search(low[m.end:]):
+                (counts_generations or not _ORDINAL_GENERATION.search(low[:m.start]) and
+                 not _ORDINAL_GENERATION.search(low[m.end:])):
             return (word.group(0),), (m,)
     for which in _WHICH.finditer(low):
         words: list[str] = []
@@ -96,3 +101,37 @@ def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
         if words and members(vocabulary, tuple(words)):
             return tuple(words), tuple(only_named)
     return (), ()
+
+
+# Ordinal generations of a product line, written as that generation's name: "the second-generation Trainium",
+# "второе поколение Gaudi", "第三代 Trainium" ask of Trainium2, Gaudi2, Trainium3, not of the line's first product.
+_NTH = {1: r"first|1st|перв\w*|一", 2: r"second|2nd|втор\w*|二", 3: r"third|3rd|трет\w*|三",
+        4: r"fourth|4th|четв[её]рт\w*|四", 5: r"fifth|5th|пят\w*|五"}
+_NTH_WORD = "|".join(f"(?P<n{n}{{k}}>{words})" for n, words in _NTH.items())
+_LINE_NAME = r"(?P<w{k}>[A-Za-z]{{3,}})(?![A-Za-z0-9-])"
+_NTH_GENERATION = re.compile("|".join(part.format(k=k) for k, part in enumerate((
+    rf"\b(?:{_NTH_WORD})[\s-]*(?:generation|gen)\b\s*(?:of\s+(?:the\s+)?)?{_LINE_NAME}",
+    rf"(?<![а-яё])(?:{_NTH_WORD})\s+поколени\w*\s+{_LINE_NAME}",
+    rf"{_LINE_NAME}\s+(?:{_NTH_WORD})\w*\s+поколени\w*",
+    rf"第?(?:{_NTH_WORD})代\s*(?:的\s*)?{_LINE_NAME}",
+    rf"{_LINE_NAME}\s*(?:的\s*)?第(?:{_NTH_WORD})代",
+))), re.IGNORECASE)
+
+
+def name_generations(text: str, vocabulary: Vocabulary) -> str:
+    """``text`` with each ordinal generation of a line written as the name of that generation's product, where
+    the table has one of that name ("Trainium2", "Gaudi1", "TPU v3"). A question that asks which generation
+    counts the generations with its number ("AWS 的三代 Trainium 里，哪一代"): it is left as it is."""
+    if _WHICH_GENERATION.search(text.lower()):
+        return text
+
+    def name(m: re.Match) -> str:
+        found = {k: v for k, v in m.groupdict().items() if v}
+        word = next(v for k, v in found.items() if k.startswith("w"))
+        nth = int(next(k for k in found if k.startswith("n"))[1])
+        low = word.lower()
+        written = next((found for key in (f"{low}{nth}", f"{low}v{nth}")
+                        if (found := vocabulary.one_word_names.get(key))), None)
+        return m.group(0) if written is None or len(members(vocabulary, (low,))) < 2 else written
+    return _NTH_GENERATION.sub(name, text)
+

@@ -19,7 +19,7 @@ from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
 from kb.specs.asked_attribute import choose_attribute, unit_cue
-from kb.specs.clauses import BIDIRECTIONAL, ONE_WAY, PARTS, SUBJECT_KINDS
+from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line
 from kb.specs.units import DTYPE, UNITS, counted
@@ -29,14 +29,13 @@ Kind = Literal["lookup", "comparison", "superlative"]
 
 _COMPARE = {
     # a comparative between two names compares them even where "than" is misspelt ("more sbuf then trainium")
-    "en": r"\b(?:vs\.?|versus|compared?|than|which|or|difference|more|less|fewer|higher|lower|bigger|larger|"
-          r"smaller|faster|slower|cheaper|better|worse|beats?|outperforms?|outpaces?|exceeds?|surpass(?:es)?)\b",
-    # a Russian comparative compares without "чем": "B200 быстрее H100" (the genitive of comparison)
-    "ru": r"(?<![а-яё])(?:или|чем|против|сравнени\w*|как\w{1,3}|кто|у кого|что|насколько|лучше|хуже|больше|меньше|"
-          r"дешевле|дороже|выше|ниже|быстрее|медленнее|мощнее|сильнее|слабее|"
-          # a verb of comparing, often first in a yes-no question ("Обгоняет ли H100 A100 по памяти?")
-          r"обгоня\w*|обгонит|превосход\w*|опережа\w*|уступа\w*)(?![а-яё])",
-    "zh": r"还是|和|与|比|相比|哪个|哪款|谁|对比|提升|优于|胜过|超越|不如",  # not 超过: "超过 40GB" is "more than"
+    "en": rf"\b(?:{COMPARING['en']}|which|difference|more|less|fewer|higher|lower|bigger|larger|smaller|faster|"
+          r"slower|cheaper|better|worse)\b",
+    # a Russian comparative compares without "чем": "B200 быстрее H100" (the genitive of comparison); a verb of
+    # comparing often comes first in a yes-no question ("Обгоняет ли H100 A100 по памяти?")
+    "ru": rf"(?<![а-яё])(?:{COMPARING['ru']}|как\w{{1,3}}|кто|у кого|что|насколько|лучше|хуже|больше|меньше|дешевле|"
+          r"дороже|выше|ниже|быстрее|медленнее|мощнее|сильнее|слабее)(?![а-яё])",
+    "zh": rf"{COMPARING['zh']}|相比|哪个|哪款|谁|提升",
 }
 _SUPERLATIVE = {
     # "closest to its peak" ranks by the efficiency; "closest to 100 GB" ranks nothing

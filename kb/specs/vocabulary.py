@@ -140,8 +140,8 @@ class Vocabulary:
         # Longest names first so that alternation prefers "GB200 NVL72" to "GB200".
         names.sort(key=lambda pair: -len(pair[0]))
         self._names = [(re.compile(name_pattern(n), re.IGNORECASE), eid) for n, eid in names]
-        self._one_word = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]+\d[A-Za-z0-9]*", n)}
-        self._stems = {n: STEM.match(n).groups() for n in self._one_word}  # "trainium3": ("trainium", "3")
+        self.one_word_names = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]+\d[A-Za-z0-9]*", n)}  # "trainium2": "Trainium2"
+        self._stems = {n: STEM.match(n).groups() for n in self.one_word_names}  # "trainium3": ("trainium", "3")
         self._letter_names = {n.lower(): n for n, _ in names if re.fullmatch(r"[A-Za-z]{6,}", n)}  # "Trainium"
         # the letters a product's model number starts with ("mi" of MI300X, "tpuv" of TPU v5e): a model number
         # the corpus writes with the same start is a product of that line ("MI300A", "TPU v2"), not a memory
@@ -352,10 +352,10 @@ class Vocabulary:
             word = m.group(0)
             low = word.lower()
             stem, rest = STEM.match(low).groups()
-            if low in known or low in self._one_word or len(stem) < 4 or not rest:
+            if low in known or low in self.one_word_names or len(stem) < 4 or not rest:
                 return word
             close = {name for name, (s, r) in self._stems.items() if r == rest and one_edit(stem, s)}
-            return self._one_word[close.pop()] if len(close) == 1 else word
+            return self.one_word_names[close.pop()] if len(close) == 1 else word
 
         def mend_word(m: re.Match) -> str:  # a name of letters only, six or more of them ("trainum")
             word = m.group(0)

@@ -1,0 +1,117 @@
+"""Words that say which product, per what, or against what, read alike in questions and prose: an ordinal
+generation of a product line, a plural name, "per chip" / "на линк" / "每条链路", and the comparing words."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kb.coverage import asked_about, corpus_words, unknown_names
+from kb.evaluation.sweep import choose_domain_threshold, domain_thresholds
+from kb.specs.clauses import fits_said_per, said_per
+from kb.specs.lines import asked_line, name_generations
+from kb.specs.vocabulary import Vocabulary
+
+
+@pytest.fixture(scope="module")
+def vocabulary(project_settings) -> Vocabulary:
+    return Vocabulary.load(project_settings.corpus_dir / "specs")
+
+
+@pytest.mark.parametrize("question, name", [
+    ("How much memory does the second-generation Trainium have?", "Trainium2"),
+    ("What is the memory of the 3rd gen Gaudi?", "Gaudi3"),
+    ("How much HBM does Google's third-generation TPU have?", "v3"),
+    ("Сколько памяти у второго поколения Gaudi?", "Gaudi2"),
+    ("第三代 Trainium 的 FP8 算力是多少？", "Trainium3"),
+    ("二代Gaudi的内存多大", "Gaudi2"),
+    ("Gaudi 的第二代内存多大？", "Gaudi2"),
+    ("Gaudi第二代的内存多大？", "Gaudi2"),
+])
+def test_an_ordinal_generation_of_a_line_is_that_generations_product(vocabulary, question, name):
+    written = name_generations(question, vocabulary)
+    if name is None:
+        assert written == question
+    else:
+        assert name in written and written != question, written
+
+
+@pytest.mark.parametrize("question", [
+    "AWS 的三代 Trainium 芯片里，哪一代 FP8 算力最高？",  # asks which generation: the number counts them
+    "How much memory does the second-generation Fooblaster have?",  # no line of that name
+    "What is the second-generation H100's memory?",  # a model number is one product, no line
+])
+def test_a_count_of_generations_or_no_line_is_left_as_written(vocabulary, question):
+    assert name_generations(question, vocabulary) == question
+
+
+def test_which_generation_asks_within_the_line_whatever_number_counts_them(vocabulary):
+    for question in ("AWS 的三代 Trainium 芯片里，哪一代 FP8 算力最高？", "Among the three Trainium generations, which generation is fastest?"):
+        low = question.lower()
+        line, _ = asked_line(low, vocabulary.mentions(low), vocabulary)
+        assert line == ("trainium",), question
+    low = "第二代 trainium 的内存多大？"  # an ordinal names one generation, not the line
+    assert asked_line(low, vocabulary.mentions(low), vocabulary) == ((), ())
+
+
+def test_a_plural_of_a_name_the_corpus_writes_is_that_name():
+    words = corpus_words(["DL1 instances carry eight Gaudi processors; P4d carries A100 GPUs."])
+    question = "Which was cheaper per hour: a DL1 with 8 Gaudis or a P4d with 8 A100s?"
+    assert unknown_names(question, words) == []
+    assert [n.text for n in unknown_names("How many Ryzens fit in a server?", words)] == ["Ryzens"]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("ICI bandwidth per chip (GBps)", {"chip"}), ("50 GB/sec per link", {"link"}),
+    ("пропускная способность на один чип", {"chip"}), ("на каждый линк", {"link"}),
+    ("每颗芯片的带宽", {"chip"}), ("每条链路 50GB/s", {"link"}), ("13.11 USD per hour per instance", {"hour", "instance"}),
+    ("the chip's total bandwidth", set()),
+])
+def test_what_a_figure_is_said_per_reads_alike_in_every_language(text, said):
+    assert said_per(text) == said
+
+
+def test_a_figure_said_per_one_thing_fits_no_attribute_defined_per_another():
+    assert not fits_said_per({"chip"}, "ICI bandwidth per link")
+    assert fits_said_per({"link"}, "ICI bandwidth per link")
+    assert fits_said_per({"chip"}, "chip-to-chip interconnect bandwidth")  # defined per nothing
+    assert fits_said_per(set(), "ICI bandwidth per link")  # said per nothing
+    assert fits_said_per({"hour", "instance"}, "price per hour")
+    assert not fits_said_per({"chip"}, "bandwidth per GPU")  # a label's noun in capitals is read too
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Какую пиковую пропускную способность даёт один 16-битный линк Infinity Fabric у MI250?", "ru"),
+    ("MI250 单条 16 位 Infinity Fabric 链路的峰值带宽是多少？", "zh"),
+    ("What is the peak bandwidth of one 16-wide Infinity Fabric link on the MI250?", "en"),
+])
+def test_words_may_name_the_link_between_one_and_link_in_every_language(vocabulary, question, lang):
+    assert "link_bandwidth" in vocabulary.cue_spans(question.lower(), lang)
+
+
+def test_a_comparing_verb_joins_an_unknown_name_to_a_known_one_in_every_language():
+    words = corpus_words(["H100 and Gaudi2"])
+
+    def about(question, lang="en"):
+        known = [m.span() for m in re.finditer("Gaudi2|H100", question)]
+        return asked_about(question, unknown_names(question, words, lang), known)
+    assert about("Does the Graphcore IPU exceed the Gaudi2?")
+    assert about("Graphcore IPU уступает Gaudi2 по памяти?", "ru")
+    assert about("Graphcore IPU 不如 Gaudi2 吗？", "zh")
+    assert not about("How much memory does the Gaudi2 have for Mistral models?")
+
+
+def _gate_rows(off_topic: list[float], answerable: list[float]) -> dict:
+    rows = [{"category": "off_topic", "answerable_expected": False, "gated": True, "domain_score": s} for s in off_topic]
+    rows += [{"category": "factual", "answerable_expected": True, "gated": True, "domain_score": s} for s in answerable]
+    return {"rows": rows}
+
+
+def test_the_domain_threshold_is_the_classifiers_own_boundary_where_dev_cannot_tell():
+    # every threshold in (-1.0, 1.9] declines both off-topic questions and no answerable one
+    chosen = choose_domain_threshold(domain_thresholds(_gate_rows([-3.0, -1.0], [1.9, 4.0])))
+    assert chosen["range"] == (-1.0, 1.9) and chosen["threshold"] == 0.0
+    # a range that does not hold 0: its middle
+    chosen = choose_domain_threshold(domain_thresholds(_gate_rows([0.5, 1.0], [2.0, 4.0])))
+    assert chosen["range"] == (1.0, 2.0) and chosen["threshold"] == 1.5
