@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kb.class_comparison import CLASSES, class_question, class_spans, comparison_answer, statements
+from kb.class_comparison import class_question, class_spans, comparison_answer, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.language import HAN
@@ -35,7 +35,7 @@ from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
-from kb.specs.lines import name_generations
+from kb.specs.lines import name_generations, unlisted_variant
 from kb.specs.present import lookup
 from kb.specs.questions import WHY
 from kb.specs.units import DTYPE
@@ -168,11 +168,6 @@ def known_subjects(retriever: Retriever, text: str, lang: str | None = "en",
         known_terms(text, index.words, lang, names)
 
 
-def only_class_words(text: str, known: list[tuple[int, int]]) -> bool:
-    """Whether every known subject of the question is a word of a class ("GPU", "TPU", "видеокарта")."""
-    return bool(known) and all(any(p.fullmatch(text[a:b].lower()) for p in CLASSES.values()) for a, b in known)
-
-
 def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
     """The domain gate judges only questions that name nothing the corpus knows and find no fact of an entity
     they name, or that rank a kind of thing the table holds ("which chip has the most on-chip memory"): those
@@ -246,17 +241,16 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     text = normalize_for_matching(question)
     names = names_in(text, scores.lang)  # jieba's tagger is the slow part: run it once per question
     vocabulary = index.facts.vocabulary
-    entities = [(m.start, m.end) for m in vocabulary.mentions(text)]
+    mentions = vocabulary.mentions(text)
+    entities = [(m.start, m.end) for m in mentions]
     cue_spans = [sp for found in vocabulary.cue_spans(text.lower(), scores.lang or "en").values() for sp in found]
     unlisted = unlisted_names(index.words, names, entities + cue_spans + [m.span() for m in DTYPE.finditer(text)],
-                              retriever.domain_term_spans(text), vocabulary.names_a_product_line)
+                              retriever.domain_term_spans(text), vocabulary.names_a_product_line) + \
+        [Name(text[s:e], s, e) for m in mentions if (span := unlisted_variant(vocabulary, text, m))
+         for s, e in [span]]
     query, spec = lookup(index.facts, question, scores.lang, index.words.words, tuple(n.text for n in unlisted))
     known = known_subjects(retriever, text, scores.lang, names)
-    unknown = unknown_names(text, index.words, scores.lang, names, entities)
-    # a class word says what kind of thing, not which: beside a name the corpus never mentions ("What GPU is inside
-    # the PlayStation 5?") it is no sign of the subject, and the gate judges
-    grounds = [] if unknown and only_class_words(text, known) else known
-    judged = gate_applies(grounds, spec, query) and scores.domain is not None
+    judged = gate_applies(known, spec, query) and scores.domain is not None
     off_topic = judged and scores.domain < policy.answer_min_domain
     if off_topic:  # its reading as a spec question ("cheapest way to Lisbon") is no answer, and pins no passage
         query, spec = None, None
@@ -272,6 +266,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
     retrieved = time.perf_counter()
+    unknown = unknown_names(text, index.words, scores.lang, names, entities)
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
     # Two classes offered as alternatives ("TPU or GPU") with an attribute are whom it asks: "for Stable

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from kb.language import HAN
+from kb.language import HAN, word_frequency
 from kb.specs.clauses import SUBJECT_KINDS
 from kb.specs.vocabulary import Mention, Vocabulary
 
@@ -30,9 +30,6 @@ _ORDINAL_GENERATION = re.compile(rf"{_ORDINAL}(?:{_GENERATION})\s*(?:的\s*)?$|^
 _WHICH = re.compile(r"\bwhich(?:\s+of\s+the)?\b|\bwhat\b|(?<![а-яё])как(?:ой|ая|ое|ие|ого|их|ому)(?![а-яё])|"
                     r"у какого|哪(?:款|个|一|种|家)?")
 _PHRASE_WORD = re.compile(rf"\s*(?:[a-z0-9][\w-]*|[а-яё]+|[{HAN}]{{1,4}})")
-# "which generation" asks within a line: a number before the line's word then counts its generations ("AWS 的三代
-# Trainium 里，哪一代": three generations), it names none of them
-_WHICH_GENERATION = re.compile(rf"(?:{_WHICH.pattern})\s*(?:{_GENERATION})")
 _EXCLUDED = re.compile(r"(?:\bnon|\bnot|\bexcept|\bexcluding|\bbesides|\bother than|кроме|не|除了|不是)[\s-]*$")
 
 
@@ -71,7 +68,7 @@ def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
     """The words of the line a ranking is asked within (none: every product), and the mentions that only named
     that line (to drop from the question's entities). A word inside an attribute's cue (``cued``: "the fastest
     PCIe bandwidth") or excluded ("non-NVIDIA") names no line."""
-    counts_generations = bool(_WHICH_GENERATION.search(low))
+    counts_generations = bool(_AMONG.search(low))  # "三代 Trainium 里，哪一代": the number counts them
     for m in mentions:  # "which Trainium generation", "какое поколение Gaudi"
         word = re.fullmatch(r"[a-z]{3,}", m.text.lower())
         if word and _line_word(vocabulary, word.group(0)) and \
@@ -105,33 +102,87 @@ def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
 
 # Ordinal generations of a product line, written as that generation's name: "the second-generation Trainium",
 # "второе поколение Gaudi", "第三代 Trainium" ask of Trainium2, Gaudi2, Trainium3, not of the line's first product.
-_NTH = {1: r"first|1st|перв\w*|一", 2: r"second|2nd|втор\w*|二", 3: r"third|3rd|трет\w*|三",
-        4: r"fourth|4th|четв[её]рт\w*|四", 5: r"fifth|5th|пят\w*|五"}
-_NTH_WORD = "|".join(f"(?P<n{n}{{k}}>{words})" for n, words in _NTH.items())
-_LINE_NAME = r"(?P<w{k}>[A-Za-z]{{3,}})(?![A-Za-z0-9-])"
-_NTH_GENERATION = re.compile("|".join(part.format(k=k) for k, part in enumerate((
-    rf"\b(?:{_NTH_WORD})[\s-]*(?:generation|gen)\b\s*(?:of\s+(?:the\s+)?)?{_LINE_NAME}",
-    rf"(?<![а-яё])(?:{_NTH_WORD})\s+поколени\w*\s+{_LINE_NAME}",
-    rf"{_LINE_NAME}\s+(?:{_NTH_WORD})\w*\s+поколени\w*",
-    rf"第?(?:{_NTH_WORD})代\s*(?:的\s*)?{_LINE_NAME}",
-    rf"{_LINE_NAME}\s*(?:的\s*)?第(?:{_NTH_WORD})代",
+_NTH = {1: r"first|1st|перв\w*", 2: r"second|2nd|втор\w*", 3: r"third|3rd|трет\w*", 4: r"fourth|4th|четв[её]рт\w*",
+        5: r"fifth|5th|пят\w*"}
+_NTH_ZH = {1: "一", 2: "二", 3: "三", 4: "四", 5: "五"}
+_BARE = 4  # the alternative below of a Chinese number with no 第: "三代 Trainium" may count generations
+
+
+def _nth(words: dict[int, str], k: int) -> str:
+    return "|".join(f"(?P<n{n}_{k}>{w})" for n, w in words.items())
+
+
+_LINE_NAME = r"(?P<w_{k}>[A-Za-z]{{3,}})(?![A-Za-z0-9-])"
+_NTH_GENERATION = re.compile("|".join(part.format(k=k, nth=_nth(_NTH, k), zh=_nth(_NTH_ZH, k), line=_LINE_NAME.format(k=k))
+                                      for k, part in enumerate((
+    r"\b(?:{nth})[\s-]*(?:generation|gen)\b\s*(?:of\s+(?:the\s+)?)?{line}",
+    r"(?<![а-яё])(?:{nth})\s+поколени\w*\s+{line}",
+    r"{line}\s+(?:{nth})\w*\s+поколени\w*",
+    r"第(?:{zh}|(?P<d_{k}>[1-5]))代\s*(?:的\s*)?{line}",
+    # not 新一代, 下一代, 这一代, 每一代: the newest, next, this, every generation
+    r"(?<![第新下上这那每同哪前后本])(?:{zh})代\s*(?:的\s*)?{line}",
+    r"{line}\s*(?:的\s*)?第(?:{zh}|(?P<d_{k}>[1-5]))代",
 ))), re.IGNORECASE)
+# words that compare or rank among the generations a bare number counts ("比较三代 Trainium", "三代 Trainium 里，哪一代")
+_AMONG = re.compile(r"哪|最|比较|对比|之间|里")
+
+
+def _written(vocabulary: Vocabulary, key: str) -> str | None:
+    """The name of one word with digits that ``key`` spells ("tpuv3"), as the table writes it, spaced where it
+    is ("TPU v3", not the alias "TPUv3")."""
+    alias = vocabulary.one_word_names.get(key)
+    entity = next((m.entity for m in vocabulary.mentions(alias)), None) if alias else None
+    if entity is None:
+        return alias
+    e = vocabulary.entities[entity]
+    forms = [n for n in (e.name, *e.aliases) if n.lower().replace(" ", "") == key]
+    return max(forms, key=lambda n: " " in n, default=alias)
 
 
 def name_generations(text: str, vocabulary: Vocabulary) -> str:
     """``text`` with each ordinal generation of a line written as the name of that generation's product, where
-    the table has one of that name ("Trainium2", "Gaudi1", "TPU v3"). A question that asks which generation
-    counts the generations with its number ("AWS 的三代 Trainium 里，哪一代"): it is left as it is."""
-    if _WHICH_GENERATION.search(text.lower()):
-        return text
+    the table has one of that name ("Trainium2", "Gaudi1", "TPU v3"). A Chinese number with no 第 in a question
+    that compares or ranks counts the generations ("AWS 的三代 Trainium 里，哪一代"): it is left as it is."""
+    counting = bool(_AMONG.search(text))
 
     def name(m: re.Match) -> str:
-        found = {k: v for k, v in m.groupdict().items() if v}
-        word = next(v for k, v in found.items() if k.startswith("w"))
-        nth = int(next(k for k in found if k.startswith("n"))[1])
+        found = {key: v for key, v in m.groupdict().items() if v}
+        k = int(next(key for key in found if key.startswith("w_"))[2:])
+        word = found[f"w_{k}"]
+        nth = int(found[f"d_{k}"]) if f"d_{k}" in found else \
+            int(next(key for key in found if key.startswith("n"))[1:].split("_")[0])
         low = word.lower()
-        written = next((found for key in (f"{low}{nth}", f"{low}v{nth}")
-                        if (found := vocabulary.one_word_names.get(key))), None)
-        return m.group(0) if written is None or len(members(vocabulary, (low,))) < 2 else written
+        written = next((f for key in (f"{low}{nth}", f"{low}v{nth}") if (f := _written(vocabulary, key))), None)
+        if written is None or len(members(vocabulary, (low,))) < 2 or k == _BARE and counting:
+            return m.group(0)
+        return written
     return _NTH_GENERATION.sub(name, text)
+
+
+# A product named by a listed name and a word of form the table has no variant of ("H100 NVL" beside the H100 SXM
+# and PCIe) is another product: the listed one's figures are not its figures.
+_FORM_WORD = re.compile(r"\s*([A-Za-z]+)(\d*)(?![\w-])")
+_COMMON = 3.0  # Zipf frequency from which a word is ordinary English ("instance", "series"), no word of form
+
+
+@lru_cache(maxsize=4)
+def _form_words(vocabulary: Vocabulary) -> frozenset[str]:
+    """The words that make a name a variant of a product ("sxm", "pcie", "nvl72" and its "nvl"), rare in general
+    English."""
+    words = {w for forms in vocabulary.variants.values() for v in forms for w in (v, re.match(r"[a-z]*", v).group(0))}
+    return frozenset(w for w in words if w and word_frequency(w) < _COMMON)
+
+
+def unlisted_variant(vocabulary: Vocabulary, text: str, mention: Mention) -> tuple[int, int] | None:
+    """The span of a listed product's name with a word of form after it that names none of its variants ("H100
+    NVL", "h100 nvl"), or None."""
+    own = vocabulary.variants.get(mention.text.lower().split()[-1]) if mention.text.strip() else None
+    m = _FORM_WORD.match(text, mention.end) if own else None
+    if m is None or not m.group(0)[:1].isspace():
+        return None
+    stem = m.group(1).lower()
+    if stem + m.group(2) in own or stem in {re.match(r"[a-z]*", v).group(0) for v in own} or \
+            not {stem, stem + m.group(2)} & _form_words(vocabulary):
+        return None
+    return mention.start, m.end()
 

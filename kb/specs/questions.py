@@ -21,7 +21,7 @@ from kb.specs import dates
 from kb.specs.asked_attribute import choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
-from kb.specs.lines import asked_line
+from kb.specs.lines import asked_line, unlisted_variant
 from kb.specs.units import DTYPE, UNITS, counted
 from kb.textnorm import normalize_for_matching
 
@@ -196,7 +196,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     text = normalize_for_matching(question)
     vocabulary = table.vocabulary
     low = vocabulary.mend_spelling(text.lower(), known_words)
-    entities = tuple(dict.fromkeys(m.entity for m in vocabulary.mentions(text)))
+    entities = tuple(dict.fromkeys(m.entity for m in vocabulary.mentions(text)
+                                   if not unlisted_variant(vocabulary, text, m)))  # "H100 NVL" is no H100
     dtype_match = DTYPE.search(text)
     dtype = dtype_match.group(1).upper() if dtype_match else \
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)

@@ -150,12 +150,12 @@ class Vocabulary:
                                for stem in _model_stems(n)}  # a word of a name ("EC2") is no product of its own
         self._name_words = {w.lower() for n, _ in names for w in n.split()}
         # a product's variants by the word that completes its name ("H100" + "PCIe" is the H100 PCIe)
-        self._variants: dict[str, dict[str, str]] = {}
+        self.variants: dict[str, dict[str, str]] = {}
         for name, eid in names:
             base, _, word = name.rpartition(" ")
             if base and re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", word) and \
                     any(pattern.fullmatch(base) for pattern, _ in self._names):
-                self._variants.setdefault(base.lower(), {})[word.lower()] = eid
+                self.variants.setdefault(base.lower(), {})[word.lower()] = eid
         self._headers = [(re.compile(h, re.IGNORECASE), a.id) for a in attributes for h in a.headers]
         self._cues = {lang: [(re.compile(c, re.IGNORECASE), a.id) for a in attributes for c in a.cue_patterns(lang)]
                       for lang in ("en", "ru", "zh")}
@@ -236,10 +236,10 @@ class Vocabulary:
         """The name a mention's variants complete, and the variant word it is written with: ("h100", None) for
         "H100", ("a100", "sxm") for "A100 SXM"."""
         low = mention.text.lower()
-        if low in self._variants:
+        if low in self.variants:
             return low, None
         base, _, word = low.rpartition(" ")
-        return (base, word) if word in self._variants.get(base, {}) else None
+        return (base, word) if word in self.variants.get(base, {}) else None
 
     def _variant_pair(self, text: str, mention: Mention) -> list[Mention]:
         """Two variants of a product named after it by the word alone, as alternatives ("H100 — PCIe или SXM",
@@ -248,11 +248,11 @@ class Vocabulary:
         base = self._base(mention)
         if base is None or base[1] is not None:
             return []
-        m = _variant_patterns(tuple(self._variants[base[0]]))[0].search(text, mention.end)
+        m = _variant_patterns(tuple(self.variants[base[0]]))[0].search(text, mention.end)
         if not m or m.group(1).lower() == m.group(2).lower() or \
                 any(pattern.search(text, mention.end, m.start()) for pattern, _ in self._names):
             return []  # the same word twice, or another product named nearer: whose variants they are is unsure
-        return [Mention(self._variants[base[0]][m.group(k).lower()], m.start(k), m.end(k), m.group(k)) for k in (1, 2)]
+        return [Mention(self.variants[base[0]][m.group(k).lower()], m.start(k), m.end(k), m.group(k)) for k in (1, 2)]
 
     def _variant_named(self, text: str, mention: Mention) -> list[Mention]:
         """Another variant of a product named after it by its word and a noun that makes it a product ("A100
@@ -260,9 +260,9 @@ class Vocabulary:
         base = self._base(mention)
         if base is None:
             return []
-        for m in _variant_patterns(tuple(self._variants[base[0]]))[1].finditer(text, mention.end):
+        for m in _variant_patterns(tuple(self.variants[base[0]]))[1].finditer(text, mention.end):
             k = 1 if m.group(1) else 2
-            eid = self._variants[base[0]][m.group(k).lower()]
+            eid = self.variants[base[0]][m.group(k).lower()]
             if any(pattern.search(text, mention.end, m.start()) for pattern, _ in self._names):
                 return []  # another product named nearer: whose variant it is is unsure
             # "which PCIe version", "PCIe 版本是多少", "PCIe version 4": a generation of the bus, not a variant
@@ -279,8 +279,8 @@ class Vocabulary:
         version = VERSION.search(mention.text)
         base = self._base(mention)
         if base and base[1] and (w := _VARIANT_WORD.match(text, mention.end)) and \
-                w.group(1).lower() in self._variants[base[0]]:  # "H100 SXM or PCIe"
-            eid = self._variants[base[0]][w.group(1).lower()]
+                w.group(1).lower() in self.variants[base[0]]:  # "H100 SXM or PCIe"
+            eid = self.variants[base[0]][w.group(1).lower()]
             return Mention(eid, w.start(1), w.end(1), w.group(1)) if eid != mention.entity else None
         if not m or not version:
             return None
