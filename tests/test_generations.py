@@ -7,16 +7,24 @@ import re
 
 import pytest
 
+from kb.corpus import load_corpus
 from kb.coverage import asked_about, corpus_words, unknown_names
 from kb.evaluation.sweep import choose_domain_threshold, domain_thresholds
 from kb.specs.clauses import fits_said_per, said_per
+from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, name_generations, unlisted_variant
+from kb.specs.present import lookup
 from kb.specs.vocabulary import Vocabulary
 
 
 @pytest.fixture(scope="module")
 def vocabulary(project_settings) -> Vocabulary:
     return Vocabulary.load(project_settings.corpus_dir / "specs")
+
+
+@pytest.fixture(scope="module")
+def table(project_settings) -> FactTable:
+    return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
 
 
 @pytest.mark.parametrize("question, name", [
@@ -133,12 +141,7 @@ def test_a_word_of_form_the_table_has_no_variant_of_names_another_product(vocabu
     assert found == ([variant] if variant else [])
 
 
-def test_an_unlisted_variant_is_answered_with_no_figure_of_the_listed_product(project_settings):
-    from kb.corpus import load_corpus
-    from kb.specs.facts import FactTable
-    from kb.specs.present import lookup
-
-    table = FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
+def test_an_unlisted_variant_is_answered_with_no_figure_of_the_listed_product(table):
     query, result = lookup(table, "How much memory does the H100 NVL have?", "en", unlisted=("H100 NVL",))
     assert query.entities == () and not result.found and "H100 NVL" in result.answer.text
     query, result = lookup(table, "How much memory does the H100 PCIe have?", "en")
@@ -151,3 +154,17 @@ def test_an_unlisted_variant_is_answered_with_no_figure_of_the_listed_product(pr
 ])
 def test_shared_memory_of_each_sm_is_the_per_sm_figure(vocabulary, question, lang):
     assert "smem_per_sm" in vocabulary.cue_spans(question.lower(), lang)
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    ("What is the bidirectional ICI bandwidth per chip of TPU7x (Ironwood)?", "en", "interchip_bandwidth"),
+    ("Ironwood（TPU7x）每颗芯片的双向 ICI 带宽是多少 GBps？", "zh", "interchip_bandwidth"),
+    ("Какая двунаправленная пропускная способность ICI на один чип у TPU7x?", "ru", "interchip_bandwidth"),
+    ("What is the ICI bandwidth per link of TPU v5p?", "en", "ici_bandwidth"),
+    ("TPU v5p ICI bandwidth", "en", "ici_bandwidth"),
+])
+def test_one_links_figure_asked_of_a_whole_chip_is_the_chips_figure(table, question, lang, attribute):
+    query, result = lookup(table, question, lang)
+    assert query.attribute == attribute and result.found, result
+    if attribute == "interchip_bandwidth":
+        assert [e.value for e in result.entries] == [1200.0]

@@ -83,6 +83,10 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     # a figure asked per one thing is of no attribute defined per another ("ICI bandwidth per chip" is not the
     # ICI's bandwidth per link)
     per = said_per(low)
+    if "chip" in per:  # one link's figure asked of a chip is the chip's ("ICI bandwidth per chip": all its links)
+        wholes = {a: w for _, a in cues if (w := vocabulary.attributes[a].per_chip) in vocabulary.attributes}
+        spans = {**spans, **{w: spans.get(w, []) + spans.get(a, []) for a, w in wholes.items()}}
+        cues = [(n, wholes.get(a, a)) for n, a in cues]
     cues = [(n, a) for n, a in cues if fits_said_per(per, vocabulary.attributes[a].labels.get("en", ""))] or cues
     # a cue that is only a unit ("TFLOPS") names no attribute beside one of its dimension that is named ("what
     # TFLOPS does the H100 get in MAMF" asks the MAMF)

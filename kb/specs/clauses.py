@@ -25,11 +25,11 @@ COMPARED = re.compile(r"(?:than|compared (?:to|with)|versus|vs\.?|against|чем
 # What a figure is said for ("per link", "на чип", "每芯片"), in prose and in questions alike: a figure said per
 # one thing is of no attribute defined per another ("ICI bandwidth per chip" is not the ICI's bandwidth per link).
 _SAID_PER = {noun: re.compile(pattern, re.IGNORECASE) for noun, pattern in {
-    "chip": r"\b(?:per|each|a single|one) chip\b|(?<![а-яё])на (?:один |каждый )?чип(?![а-яё])|每(?:个|颗|张)?芯片|"
+    "chip": r"\b(?:per|each|a single|one)[- ]chip\b|(?<![а-яё])на (?:один |каждый )?чип(?![а-яё])|每(?:个|颗|张)?芯片|"
             r"单(?:个|颗)?芯片",
-    "link": r"\b(?:per|each|a single|one) link\b|(?<![а-яё])на (?:один |каждый )?линк(?![а-яё])|每条(?:链路|链接|link)|"
+    "link": r"\b(?:per|each|a single|one)[- ]link\b|(?<![а-яё])на (?:один |каждый )?линк(?![а-яё])|每条(?:链路|链接|link)|"
             r"单(?:条)?链路",
-    **{noun: rf"\bper {noun}\b" for noun in ("node", "instance", "device", "gpu", "core", "stack", "pod", "host", "hour")},
+    **{noun: rf"\bper[- ]{noun}\b" for noun in ("node", "instance", "device", "gpu", "core", "stack", "pod", "host", "hour")},
 }.items()}
 
 

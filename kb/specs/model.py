@@ -110,6 +110,8 @@ class Attribute(Frozen):
     # kinds of entity whose name beside a number in this unit names this attribute in prose ("HBM3 at 3.35TBps")
     named_by: tuple[str, ...] = ()
     needs_cue: bool = False  # prose gives it only with its cue beside the number (a memory clock, not a bare MHz)
+    # the attribute of the same figure for a whole chip, all its links together: asked "per chip", it answers
+    per_chip: str | None = None
 
     def label(self, lang: str) -> str:
         return self.labels.get(lang, self.labels["en"])
