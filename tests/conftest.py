@@ -115,3 +115,21 @@ def fresh_database(postgres_dsn):
     with psycopg.connect(postgres_dsn, autocommit=True) as db:
         db.execute(f"CREATE DATABASE {name}")
     yield postgres_dsn.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture(scope="session")
+def vocabulary(project_settings):
+    """The project's spec vocabulary (corpus/specs), read once."""
+    from kb.specs.vocabulary import Vocabulary
+
+    return Vocabulary.load(project_settings.corpus_dir / "specs")
+
+
+@pytest.fixture(scope="session")
+def table(project_settings):
+    """The fact table built from the project's corpus, once (no test changes it)."""
+    from kb.corpus import load_corpus
+    from kb.specs.facts import FactTable
+
+    return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
+

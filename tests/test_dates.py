@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.corpus import load_corpus
 from kb.specs.dates import stated_dates
-from kb.specs.facts import FactTable
 from kb.specs.present import lookup
-
-
-@pytest.fixture(scope="module")
-def table(project_settings) -> FactTable:
-    return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
 
 
 @pytest.mark.parametrize("sentence, expected", [

@@ -7,24 +7,11 @@ import re
 
 import pytest
 
-from kb.corpus import load_corpus
 from kb.coverage import asked_about, corpus_words, unknown_names
 from kb.evaluation.sweep import choose_domain_threshold, domain_thresholds
 from kb.specs.clauses import fits_said_per, said_per
-from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, name_generations, unlisted_variant
 from kb.specs.present import lookup
-from kb.specs.vocabulary import Vocabulary
-
-
-@pytest.fixture(scope="module")
-def vocabulary(project_settings) -> Vocabulary:
-    return Vocabulary.load(project_settings.corpus_dir / "specs")
-
-
-@pytest.fixture(scope="module")
-def table(project_settings) -> FactTable:
-    return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
 
 
 @pytest.mark.parametrize("question, name", [

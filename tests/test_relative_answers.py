@@ -9,7 +9,6 @@ import pytest
 
 from kb.corpus import load_corpus, parse_article
 from kb.response import AskResponse, ComparisonAnswer, SpecEntry, one_sided, spec_leads
-from kb.specs.facts import FactTable
 from kb.specs.present import lookup
 from kb.specs.prose import read_prose
 from kb.specs.questions import understand
@@ -17,11 +16,6 @@ from kb.textnorm import plain_words
 
 HEAD = ("---\nid: test-article\ntitle: {title}\nlang: {lang}\nsource: {{url: 'https://example.com/a', raw_file: a.en.md}}\n"
         "publisher: Example\nlicense: CC-BY-4.0\n---\n")
-
-
-@pytest.fixture(scope="module")
-def table(project_settings) -> FactTable:
-    return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
 
 
 def test_an_improvement_factor_column_states_a_relation_per_row(table):

@@ -13,7 +13,6 @@ from kb.specs.prose import FACT_CONFIDENCE, read_prose
 from kb.specs.questions import understand
 from kb.specs.report import COVERAGE_TARGET, coverage, table_statements
 from kb.specs.units import format_count, numbers_in
-from kb.specs.vocabulary import Vocabulary
 from kb.textnorm import normalize_for_matching
 
 HEAD = """---
@@ -29,16 +28,6 @@ license: CC-BY-4.0
 
 def _article(body: str, lang: str = "en", title: str = "A test article"):
     return parse_article(HEAD.format(lang=lang, title=title) + "\n" + body, f"{lang}/test-article.md")
-
-
-@pytest.fixture(scope="module")
-def vocabulary(project_settings) -> Vocabulary:
-    return Vocabulary.load(project_settings.corpus_dir / "specs")
-
-
-@pytest.fixture(scope="module")
-def table(project_settings) -> FactTable:
-    return FactTable.build(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir))
 
 
 def _read(body, vocabulary, lang="en", title="A test article"):
