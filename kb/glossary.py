@@ -6,11 +6,13 @@ to the tokens searched in English passages, "内存" in Chinese ones.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 import yaml
 
+from kb.coverage import CorpusWords, corpus_words
 from kb.lexical import tokenize
 from kb.models import LANGS
 
@@ -20,6 +22,7 @@ class Glossary:
         # For every entry and language: the token sequences its terms become.
         self._entries = [{lang: [tuple(tokenize(term)) for term in entry.get(lang, [])] for lang in LANGS}
                          for entry in entries]
+        self.terms = tuple(term for entry in entries for lang in LANGS for term in entry.get(lang, []))
 
     @classmethod
     def load(cls, path: Path) -> Glossary:
@@ -41,3 +44,12 @@ class Glossary:
 @lru_cache(maxsize=4)
 def load_glossary(path: Path) -> Glossary:
     return Glossary.load(path)
+
+
+def with_glossary_words(words: CorpusWords, glossary: Glossary) -> CorpusWords:
+    """The corpus's words and the glossary's terms in every language: a maker or a term the articles write in
+    one script ("Google") is no unknown name written in another ("谷歌", "Гугл")."""
+    extra = corpus_words(glossary.terms)
+    return replace(words, words=words.words | extra.words, han_text=words.han_text + "\u3000" + extra.han_text,
+                   pairs=words.pairs | extra.pairs)
+

@@ -31,7 +31,7 @@ from kb.calibration import LanguageCalibration, calibrated, calibration_for
 from kb.domain import domain_gate_for
 from kb.embedding.encoder import Encoder
 from kb.errors import QuestionError
-from kb.glossary import Glossary, load_glossary
+from kb.glossary import Glossary, load_glossary, with_glossary_words
 from kb.index import KnowledgeIndex
 from kb.language import detect_language
 from kb.lexical import LexicalIndex, tokenize
@@ -124,6 +124,8 @@ class Retriever:
         self.encoder = encoder
         self.params = params
         self.glossary = glossary
+        if glossary is not None:
+            index.words = with_glossary_words(index.words, glossary)
         self.calibration: LanguageCalibration | None = calibration_for(encoder.model_id, encoder.weights_hash())
         # a model calibrated before sentences were: its passage offsets are the nearer guess
         self.sentence_calibration = calibration_for(encoder.model_id, encoder.weights_hash(), "sentence") \

@@ -155,3 +155,28 @@ def test_one_links_figure_asked_of_a_whole_chip_is_the_chips_figure(table, quest
     assert query.attribute == attribute and result.found, result
     if attribute == "interchip_bandwidth":
         assert [e.value for e in result.entries] == [1200.0]
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Compare the memory bandwidth of the Trainium generations", "en"),
+    ("How much memory does each Trainium generation have?", "en"),
+    ("Сравни пропускную способность памяти поколений Trainium", "ru"),
+    ("比较三代 Trainium 的内存带宽", "zh"), ("每一代 Trainium 的内存是多少？", "zh"),
+])
+def test_the_generations_of_a_line_asked_together_are_each_answered(table, question, lang):
+    query, result = lookup(table, question, lang)
+    assert query.entities == ("aws-trainium", "aws-trainium2", "aws-trainium3") and query.kind == "lookup"
+    # each generation's figure is read, however many figures the first one has
+    assert all(name in result.answer.text for name in ("Trainium2", "Trainium3")), result.answer.text
+
+
+def test_one_product_of_a_line_is_still_that_product(table):
+    query, _ = lookup(table, "How much memory does Trainium have?", "en")
+    assert query.entities == ("aws-trainium",)
+
+
+def test_three_named_products_compared_without_a_ranking_are_each_answered(table):
+    query, result = lookup(table, "Какая память у H100, A100 и MI300X?", "ru")
+    assert query.kind == "lookup" and all(v in result.answer.text for v in ("80 GB", "192 GB")), result.answer.text
+    query, _ = lookup(table, "Is the H100 faster than the A100?", "en")
+    assert query.kind == "comparison"

@@ -29,3 +29,15 @@ def test_glossary_reaches_english_text_for_a_russian_question(runtime):
     english = retriever.index.chunk_langs == "en"
     best = retriever.index.chunks[int(scores.lexical.argmax())]
     assert scores.lexical[english].max() > 0 and best.lang == "en" and "Gaudi" in best.text
+
+
+def test_a_maker_written_in_another_script_is_no_unknown_name(project_settings):
+    # the articles write "Google"; a Chinese or Russian user writes 谷歌 or Гугл: the glossary's makers are known
+    from kb.coverage import corpus_words, unknown_names
+    from kb.glossary import load_glossary, with_glossary_words
+
+    words = corpus_words(["Google TPU v5p has 95 GB of HBM."])
+    known = with_glossary_words(words, load_glossary(project_settings.corpus_dir / "glossary.yaml"))
+    for question, lang in (("谷歌 TPU v5p 有多少内存？", "zh"), ("Сколько памяти у TPU v5p от Гугл?", "ru")):
+        assert unknown_names(question, words, lang) and not unknown_names(question, known, lang), question
+    assert [n.text for n in unknown_names("Сколько памяти у чипа от Самсунг?", known, "ru")] == ["Самсунг"]

@@ -159,6 +159,27 @@ def name_generations(text: str, vocabulary: Vocabulary) -> str:
     return _NTH_GENERATION.sub(name, text)
 
 
+# The generations of a line asked together ("the Trainium generations", "поколений Gaudi", "比较三代 Trainium",
+# "各代 TPU"): every chip of the line is asked, not its first product.
+_GENERATIONS_BEFORE = re.compile(r"(?:\bgenerations|\bgens|(?<![а-яё])поколени(?:й|я|ях|ям|ями)|[各几历两二三四五]代|每一?代)"
+                                 r"\s*(?:of\s+(?:the\s+)?|的\s*)?$")
+_GENERATIONS_AFTER = re.compile(r"^(?:\s+(?:chip\s+)?(?:generations|gens)\b|\s*(?:各代|历代|几代|每一?代))")
+# "each Trainium generation": a word of every one before the line's word, a generation after it
+_EACH_BEFORE, _GENERATION_AFTER = re.compile(r"\b(?:each|every|all)\s+$"), re.compile(r"^\s+(?:chip\s+)?gen(?:eration)?s?\b")
+
+
+def line_generations(low: str, mentions: list[Mention], vocabulary: Vocabulary) -> tuple[str, ...]:
+    """The chips of a line whose generations the question asks about together, in the table's order, or ()."""
+    for m in mentions:
+        word = re.fullmatch(r"[a-z]{3,}", m.text.lower())
+        if word and _line_word(vocabulary, word.group(0)) and \
+                (_GENERATIONS_BEFORE.search(low[:m.start]) or _GENERATIONS_AFTER.match(low[m.end:]) or
+                 _EACH_BEFORE.search(low[:m.start]) and _GENERATION_AFTER.match(low[m.end:])):
+            chips = members(vocabulary, (word.group(0),))
+            return tuple(e for e, entity in vocabulary.entities.items() if e in chips and entity.kind == "chip")
+    return ()
+
+
 # A product named by a listed name and a word of form the table has no variant of ("H100 NVL" beside the H100 SXM
 # and PCIe) is another product: the listed one's figures are not its figures.
 _FORM_WORD = re.compile(r"\s*([A-Za-z]+)(\d*)(?![\w-])")

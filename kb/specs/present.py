@@ -317,8 +317,12 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
     if query.kind == "comparison" and len(per_entity) >= 2:
         answer = compare(table, query, per_entity, lang)
     elif entries:
-        # two articles stating the same value are two citations, one line of text
-        text = "; ".join(list(dict.fromkeys(e.display for e in entries))[:max(3, len(per_entity))])
+        # two articles stating the same value are two citations, one line of text; each entity asked keeps its
+        # first figure before another's second one takes the room
+        displays = list(dict.fromkeys(e.display for e in entries))
+        firsts = {next(e.display for e in entries if e.entity == entity) for entity in {e.entity for e in entries}}
+        kept = set(sorted(displays, key=lambda d: d not in firsts)[:max(3, len(per_entity))])
+        text = "; ".join(d for d in displays if d in kept)
         for entity, facts in per_entity.items():
             if any(f.conflict for f in facts):
                 text += _conflict_text(table.vocabulary.entities[entity].display_name(lang), facts, lang)

@@ -21,7 +21,7 @@ from kb.specs import dates
 from kb.specs.asked_attribute import choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS
 from kb.specs.facts import FactTable
-from kb.specs.lines import asked_line, unlisted_variant
+from kb.specs.lines import asked_line, line_generations, unlisted_variant
 from kb.specs.units import DTYPE, UNITS, counted
 from kb.textnorm import normalize_for_matching
 
@@ -262,12 +262,14 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         line, only_named = asked_line(low, low_mentions, vocabulary, cue_spans)
         entities = tuple(e for e in entities if e not in {m.entity for m in only_named})
         line = line if not entities else ()
+    generations = () if superlative or len(entities) > 1 else line_generations(low, low_mentions, vocabulary)
+    entities = generations or entities  # "compare the Trainium generations": each of them, not the first
     if len(_things(entities, vocabulary)) >= 3 and ranks and not ratio and \
             vocabulary.attributes[attribute].unit in UNITS:
         # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named; a plain list of them
         # ("Какой объём памяти у H100, A100 и MI300X?") asks each one's value
         kind: Kind = "superlative"
-    elif len(entities) >= 2 and (compare or ratio):
+    elif len(entities) >= 2 and (compare or ratio) and len(_things(entities, vocabulary)) <= 2:  # of three: each one's
         kind = "comparison"
     elif not entities and (_ALTERNATIVES.search(low) or offers_classes(low)):
         return None  # classes compared ("TPU or GPU"): no ranking over whichever instances have a value
