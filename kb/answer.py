@@ -165,7 +165,7 @@ def known_subjects(retriever: Retriever, text: str, lang: str | None = "en",
     the model numbers and acronyms the corpus itself names (``kb.coverage.known_terms``)."""
     index = retriever.index
     return [(m.start, m.end) for m in index.facts.vocabulary.mentions(text)] + retriever.domain_term_spans(text) + \
-        known_terms(text, index.words, lang, names)
+        known_terms(text, retriever.words, lang, names)
 
 
 def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
@@ -235,7 +235,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     """The answer to one question; ``observe(stage, seconds)`` hears how long retrieval and composition took."""
     started = time.perf_counter()
     index = retriever.index
-    asked, question = question, index.facts.vocabulary.mend_names(question, index.words.words)  # "trainum3"
+    asked, question = question, index.facts.vocabulary.mend_names(question, retriever.words.words)  # "trainum3"
     question = name_generations(question, index.facts.vocabulary)  # "the second-generation Trainium"
     scores = retriever.score(question, mode)
     text = normalize_for_matching(question)
@@ -244,11 +244,11 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     mentions = vocabulary.mentions(text)
     entities = [(m.start, m.end) for m in mentions]
     cue_spans = [sp for found in vocabulary.cue_spans(text.lower(), scores.lang or "en").values() for sp in found]
-    unlisted = unlisted_names(index.words, names, entities + cue_spans + [m.span() for m in DTYPE.finditer(text)],
+    unlisted = unlisted_names(retriever.words, names, entities + cue_spans + [m.span() for m in DTYPE.finditer(text)],
                               retriever.domain_term_spans(text), vocabulary.names_a_product_line) + \
         [Name(text[s:e], s, e) for m in mentions if (span := unlisted_variant(vocabulary, text, m))
          for s, e in [span]]
-    query, spec = lookup(index.facts, question, scores.lang, index.words.words, tuple(n.text for n in unlisted))
+    query, spec = lookup(index.facts, question, scores.lang, retriever.words.words, tuple(n.text for n in unlisted))
     known = known_subjects(retriever, text, scores.lang, names)
     judged = gate_applies(known, spec, query) and scores.domain is not None
     off_topic = judged and scores.domain < policy.answer_min_domain
@@ -266,7 +266,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
     retrieved = time.perf_counter()
-    unknown = unknown_names(text, index.words, scores.lang, names, entities)
+    unknown = unknown_names(text, retriever.words, scores.lang, names, entities)
     # A question that asks for an attribute asks it of an entity: a domain word ("HBM") is what it asks,
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
     # Two classes offered as alternatives ("TPU or GPU") with an attribute are whom it asks: "for Stable

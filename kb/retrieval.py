@@ -124,8 +124,8 @@ class Retriever:
         self.encoder = encoder
         self.params = params
         self.glossary = glossary
-        if glossary is not None:
-            index.words = with_glossary_words(index.words, glossary)
+        # the words no question's name is unknown for: the corpus's, and the glossary's in every script
+        self.words = with_glossary_words(index.words, glossary) if glossary is not None else index.words
         self.calibration: LanguageCalibration | None = calibration_for(encoder.model_id, encoder.weights_hash())
         # a model calibrated before sentences were: its passage offsets are the nearer guess
         self.sentence_calibration = calibration_for(encoder.model_id, encoder.weights_hash(), "sentence") \

@@ -180,3 +180,22 @@ def test_three_named_products_compared_without_a_ranking_are_each_answered(table
     assert query.kind == "lookup" and all(v in result.answer.text for v in ("80 GB", "192 GB")), result.answer.text
     query, _ = lookup(table, "Is the H100 faster than the A100?", "en")
     assert query.kind == "comparison"
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("第五代 Trainium 的内存带宽是多少？", "zh"),  # one generation the table lacks, not all of them
+    ("Какая пропускная способность памяти у пятого поколения Gaudi?", "ru"),
+    ("Какой объём памяти у нового поколения Gaudi?", "ru"),  # the newest one
+    ("前两代 Trainium 的内存是多少？", "zh"),  # some of them
+])
+def test_one_generation_or_some_of_them_is_not_the_whole_line(table, question, lang):
+    query, _ = lookup(table, question, lang)
+    assert query is None or len(query.entities) <= 1, query
+
+
+def test_generations_across_a_line_and_a_link_asked_of_each_chip(table):
+    query, _ = lookup(table, "Compare the memory bandwidth of Gaudi across its generations", "en")
+    assert query.entities == ("intel-gaudi", "intel-gaudi2", "intel-gaudi3")
+    # "per link" asked as well: the link's figure, not the chip's
+    query, result = lookup(table, "What is the ICI bandwidth per link of each chip in TPU v5p?", "en")
+    assert query.attribute == "ici_bandwidth" and result.found

@@ -83,7 +83,7 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     # a figure asked per one thing is of no attribute defined per another ("ICI bandwidth per chip" is not the
     # ICI's bandwidth per link)
     per = said_per(low)
-    if "chip" in per:  # one link's figure asked of a chip is the chip's ("ICI bandwidth per chip": all its links)
+    if "chip" in per and "link" not in per:  # one link's figure asked of a chip is the chip's: all its links
         wholes = {a: w for _, a in cues if (w := vocabulary.attributes[a].per_chip) in vocabulary.attributes}
         spans = {**spans, **{w: spans.get(w, []) + spans.get(a, []) for a, w in wholes.items()}}
         cues = [(n, wholes.get(a, a)) for n, a in cues]

@@ -160,10 +160,12 @@ def name_generations(text: str, vocabulary: Vocabulary) -> str:
 
 
 # The generations of a line asked together ("the Trainium generations", "поколений Gaudi", "比较三代 Trainium",
-# "各代 TPU"): every chip of the line is asked, not its first product.
-_GENERATIONS_BEFORE = re.compile(r"(?:\bgenerations|\bgens|(?<![а-яё])поколени(?:й|я|ях|ям|ями)|[各几历两二三四五]代|每一?代)"
-                                 r"\s*(?:of\s+(?:the\s+)?|的\s*)?$")
-_GENERATIONS_AFTER = re.compile(r"^(?:\s+(?:chip\s+)?(?:generations|gens)\b|\s*(?:各代|历代|几代|每一?代))")
+# "各代 Gaudi"): every chip of the line is asked, not its first product. Not "поколения" (one generation's, as
+# often as several), not 第五代 (one generation, which the table may lack) nor 前两代 (some of them).
+_GENERATIONS_BEFORE = re.compile(r"(?:\bgenerations|\bgens|(?<![а-яё])поколени(?:й|ях|ям|ями)|"
+                                 r"(?<![第前后新上下])[各几历两二三四五]代|每一?代)\s*(?:of\s+(?:the\s+)?|的\s*)?$")
+_GENERATIONS_AFTER = re.compile(r"^(?:\s+(?:chip\s+)?(?:generations|gens)\b|\s+across\s+(?:its\s+|the\s+|all\s+)?"
+                                r"generations\b|\s*(?:各代|历代|几代|每一?代))")
 # "each Trainium generation": a word of every one before the line's word, a generation after it
 _EACH_BEFORE, _GENERATION_AFTER = re.compile(r"\b(?:each|every|all)\s+$"), re.compile(r"^\s+(?:chip\s+)?gen(?:eration)?s?\b")
 
