@@ -159,13 +159,16 @@ def fact_sentences(index: KnowledgeIndex, hits: list[Hit], specs: list[SpecEntry
     return sorted(chosen)
 
 
-def known_subjects(retriever: Retriever, text: str, lang: str | None = "en",
-                   names: list[Name] | None = None) -> list[tuple[int, int]]:
+def known_subjects(retriever: Retriever, text: str, lang: str | None = "en", names: list[Name] | None = None,
+                   entities: list[tuple[int, int]] | None = None,
+                   terms: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Where a (normalized) question names what the corpus is about: fact-table entities, domain terms and
     the model numbers and acronyms the corpus itself names (``kb.coverage.known_terms``)."""
     index = retriever.index
-    return [(m.start, m.end) for m in index.facts.vocabulary.mentions(text)] + retriever.domain_term_spans(text) + \
-        known_terms(text, retriever.words, lang, names)
+    if entities is None:  # the caller's, where it found them already
+        entities = [(m.start, m.end) for m in index.facts.vocabulary.mentions(text)]
+    terms = retriever.domain_term_spans(text) if terms is None else terms
+    return entities + terms + known_terms(text, retriever.words, lang, names)
 
 
 def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
@@ -244,12 +247,13 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     mentions = vocabulary.mentions(text)
     entities = [(m.start, m.end) for m in mentions]
     cue_spans = [sp for found in vocabulary.cue_spans(text.lower(), scores.lang or "en").values() for sp in found]
+    terms = retriever.domain_term_spans(text)
     unlisted = unlisted_names(retriever.words, names, entities + cue_spans + [m.span() for m in DTYPE.finditer(text)],
-                              retriever.domain_term_spans(text), vocabulary.names_a_product_line) + \
+                              terms, vocabulary.names_a_product_line) + \
         [Name(text[s:e], s, e) for m in mentions if (span := unlisted_variant(vocabulary, text, m))
          for s, e in [span]]
     query, spec = lookup(index.facts, question, scores.lang, retriever.words.words, tuple(n.text for n in unlisted))
-    known = known_subjects(retriever, text, scores.lang, names)
+    known = known_subjects(retriever, text, scores.lang, names, entities, terms)
     judged = gate_applies(known, spec, query) and scores.domain is not None
     off_topic = judged and scores.domain < policy.answer_min_domain
     if off_topic:  # its reading as a spec question ("cheapest way to Lisbon") is no answer, and pins no passage

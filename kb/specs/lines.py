@@ -188,11 +188,16 @@ _FORM_WORD = re.compile(r"\s*([A-Za-z]+)(\d*)(?![\w-])")
 _COMMON = 3.0  # Zipf frequency from which a word is ordinary English ("instance", "series"), no word of form
 
 
+def _letters(word: str) -> str:
+    """The letters a variant word starts with ("nvl" of "nvl72")."""
+    return re.match(r"[a-z]*", word).group(0)
+
+
 @lru_cache(maxsize=4)
 def _form_words(vocabulary: Vocabulary) -> frozenset[str]:
     """The words that make a name a variant of a product ("sxm", "pcie", "nvl72" and its "nvl"), rare in general
     English."""
-    words = {w for forms in vocabulary.variants.values() for v in forms for w in (v, re.match(r"[a-z]*", v).group(0))}
+    words = {w for forms in vocabulary.variants.values() for v in forms for w in (v, _letters(v))}
     return frozenset(w for w in words if w and word_frequency(w) < _COMMON)
 
 
@@ -204,7 +209,7 @@ def unlisted_variant(vocabulary: Vocabulary, text: str, mention: Mention) -> tup
     if m is None or not m.group(0)[:1].isspace():
         return None
     stem = m.group(1).lower()
-    if stem + m.group(2) in own or stem in {re.match(r"[a-z]*", v).group(0) for v in own} or \
+    if stem + m.group(2) in own or stem in {_letters(v) for v in own} or \
             not {stem, stem + m.group(2)} & _form_words(vocabulary):
         return None
     return mention.start, m.end()
