@@ -10,7 +10,7 @@ import pytest
 from kb.coverage import asked_about, corpus_words, unknown_names
 from kb.evaluation.sweep import choose_domain_threshold, domain_thresholds
 from kb.specs.clauses import fits_said_per, said_per
-from kb.specs.lines import asked_line, name_generations, unlisted_variant
+from kb.specs.lines import asked_line, line_generations, name_generations, unlisted_variant
 from kb.specs.present import lookup
 
 
@@ -199,3 +199,58 @@ def test_generations_across_a_line_and_a_link_asked_of_each_chip(table):
     # "per link" asked as well: the link's figure, not the chip's
     query, result = lookup(table, "What is the ICI bandwidth per link of each chip in TPU v5p?", "en")
     assert query.attribute == "ici_bandwidth" and result.found
+
+
+@pytest.mark.parametrize("text, names", [
+    ("TPU v3、v4、v5e 这几代里", ["TPU v3", "v4", "v5e"]),  # the enumeration comma of a Chinese list
+    ("NVLink 3.0、4.0、5.0 这几代里", ["NVLink 3.0", "4.0", "5.0"]),  # versions with a decimal point
+    ("NVLink 3.0, 4.0 and 5.0", ["NVLink 3.0", "4.0", "5.0"]),
+])
+def test_a_listed_version_after_a_name_names_its_sibling(vocabulary, text, names):
+    assert [m.text for m in vocabulary.mentions(text)] == names
+
+
+@pytest.mark.parametrize("text", ["NVLink 3.0 and 2.5 GB", "NVLink 4.0 vs 3.5x", "Gaudi2 and 3 instances"])
+def test_a_number_after_a_name_that_names_no_sibling_is_no_name(vocabulary, text):
+    assert len(vocabulary.mentions(text)) == 1
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("NVLink 3.0、4.0、5.0 这几代里，哪一代每块 GPU 的总带宽最大？", "zh"),
+    ("哪一代 nvlink 每块 gpu 的总带宽最高", "zh"),  # 哪一代 asks which generation: no ordinal "first"
+    ("Across the NVLink generations, which one gives each GPU the most NVLink bandwidth?", "en"),
+    ("Какое поколение NVLink даёт больше всего пропускной способности на GPU?", "ru"),
+])
+def test_the_generations_of_a_link_are_ranked_among_themselves(table, question, lang):
+    query, result = lookup(table, question, lang)
+    assert query.kind == "superlative" and set(query.entities) == {"nvlink-3", "nvlink-4", "nvlink-5"}, query
+    assert result.answer.best == "nvlink-5" and result.entries[0].entity == "nvlink-5"  # the winner cited first
+
+
+def test_a_links_name_is_no_cue_where_another_word_asks_the_attribute(table):
+    query, result = lookup(table, "NVLink 4.0 和 5.0 的链接带宽哪个高？", "zh")
+    assert query.kind == "comparison" and query.attribute == "link_bandwidth", query  # not the per-GPU figure
+    query, _ = lookup(table, "Какая пропускная способность NVLink 5.0 на GPU?", "ru")  # the name is the only cue
+    assert query.attribute == "gpu_bandwidth"
+
+
+@pytest.mark.parametrize("question, lang", [("Compare the memory bandwidth of the TPU generations", "en"),
+                                            ("各代 TPU 的 HBM 容量是多少？", "zh")])
+def test_a_line_word_that_is_no_products_name_asks_each_generation(table, question, lang):
+    query, result = lookup(table, question, lang)
+    assert query.kind == "lookup" and {"google-tpu-v3", "google-tpu-v5p", "google-tpu-v7x"} <= set(query.entities)
+    assert "TPU v7x" in result.answer.text
+
+
+def test_a_makers_generations_are_no_line(vocabulary):
+    assert line_generations("compare all nvidia generations", vocabulary) == ()
+
+
+def test_a_latin_word_in_a_russian_or_chinese_question_may_be_a_name_however_common_in_english():
+    words = corpus_words(["The H100 has 80 GB of HBM3 memory and 989 TFLOPS of bf16 compute."])
+    for question, lang in (("сколько флопс у tesla dojo?", "ru"), ("tesla dojo 有多少算力？", "zh")):
+        assert [n.text for n in unknown_names(question, words, lang)] == ["tesla", "dojo"], question
+    # in English "tesla" and "dojo" are ordinary words: two of them name nothing
+    assert unknown_names("how many flops does a tesla dojo have", words, "en") == []
+    # one Latin word beside a known product is jargon, and the question is answered
+    assert unknown_names("сколько памяти у h100 для finetuning?", words, "ru") == []

@@ -23,7 +23,7 @@ from kb.specs.vocabulary import Mention, Vocabulary
 _GENERATION = r"generations?|gens?|series|family|поколени\w*|сери\w*|семейств\w*|代|系列"
 # an ordinal before the word names one generation ("the second-generation Trainium", "第二代 Gaudi")
 _ORDINAL = r"(?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|перв\w*|втор\w*|трет\w*|четв[её]рт\w*|" \
-           r"第?[一二三四五六七八九十\d]+)[\s-]*"
+           r"(?<![哪每这那新下上同])第?[一二三四五六七八九十\d]+)[\s-]*"  # not 哪一代 (which), 每一代 (each)
 _GENERATION_BESIDE = re.compile(rf"^\s*(?:{_GENERATION})(?![a-z])|(?:{_GENERATION})\s*(?:的\s*)?$")
 _ORDINAL_GENERATION = re.compile(rf"{_ORDINAL}(?:{_GENERATION})\s*(?:的\s*)?$|^\s*{_ORDINAL}", re.IGNORECASE)
 # the words that ask which one, and the phrase after them that names what is asked about (three words at most)
@@ -170,15 +170,38 @@ _GENERATIONS_AFTER = re.compile(r"^(?:\s+(?:chip\s+)?(?:generations|gens)\b|\s+a
 _EACH_BEFORE, _GENERATION_AFTER = re.compile(r"\b(?:each|every|all)\s+$"), re.compile(r"^\s+(?:chip\s+)?gen(?:eration)?s?\b")
 
 
-def line_generations(low: str, mentions: list[Mention], vocabulary: Vocabulary) -> tuple[str, ...]:
-    """The chips of a line whose generations the question asks about together, in the table's order, or ()."""
-    for m in mentions:
-        word = re.fullmatch(r"[a-z]{3,}", m.text.lower())
-        if word and _line_word(vocabulary, word.group(0)) and \
-                (_GENERATIONS_BEFORE.search(low[:m.start]) or _GENERATIONS_AFTER.match(low[m.end:]) or
-                 _EACH_BEFORE.search(low[:m.start]) and _GENERATION_AFTER.match(low[m.end:])):
-            chips = members(vocabulary, (word.group(0),))
-            return tuple(e for e, entity in vocabulary.entities.items() if e in chips and entity.kind == "chip")
+def line_generations(low: str, vocabulary: Vocabulary, ranked: bool = False) -> tuple[str, ...]:
+    """The products of a line whose generations the question asks about together, in the table's order, or ().
+    The line's word is a product's name ("Trainium", "Gaudi") or a word only the names of its generations are
+    built on ("TPU" of "TPU v3" .. "TPU7x", "NVLink" of "NVLink 3.0" .. "5.0"). A ranking (``ranked``) asks of
+    them all with one word of generation beside the line's ("哪一代 NVLink", "which NVLink generation"), an
+    ordinal excepted ("the second-generation Trainium")."""
+    for m in re.finditer(r"(?<![a-z0-9-])[a-z]{3,}(?![a-z0-9-])", low):
+        before, after = low[:m.start()], low[m.end():]
+        if (_GENERATIONS_BEFORE.search(before) or _GENERATIONS_AFTER.match(after) or
+                _EACH_BEFORE.search(before) and _GENERATION_AFTER.match(after) or
+                ranked and (_GENERATION_BESIDE.search(before) or _GENERATION_BESIDE.search(after)) and
+                not _ORDINAL_GENERATION.search(before) and not _ORDINAL_GENERATION.search(after)) and \
+                (found := _generations(vocabulary, m.group(0))):
+            return found
+    return ()
+
+
+@lru_cache(maxsize=256)
+def _generations(vocabulary: Vocabulary, word: str) -> tuple[str, ...]:
+    """The chips of a line named by ``word`` (or its plural), else the things of one other kind whose names are
+    built on it (the NVLink generations), when there are two or more; none for a maker's name."""
+    for w in (word, word[:-1] if word.endswith("s") else None):
+        if not w or len(w) < 3 or any(w == (e.vendor or "").lower() for e in vocabulary.entities.values()):
+            continue  # a maker's generations are of several lines ("all NVIDIA generations")
+        chips = members(vocabulary, (w,))
+        found = tuple(e for e, entity in vocabulary.entities.items() if e in chips and entity.kind == "chip")
+        if not chips:  # no chip, instance or system: links or memories ("nvlink"), of one kind, not their maker's
+            named = [e for e, entity in vocabulary.entities.items()
+                     if w in _name_words(vocabulary, e) and w != (entity.vendor or "").lower()]
+            found = tuple(named) if len({vocabulary.entities[e].kind for e in named}) == 1 else ()
+        if len(found) >= 2:
+            return found
     return ()
 
 

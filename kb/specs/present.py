@@ -276,11 +276,11 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
     attribute, each by its own figure or that of what it is built of, in one scope; None unless every one named
     has such a figure (then each one's value is listed instead, as for a question naming them without ranking)."""
     per: dict[str, list[Fact]] = {}
-    entries: list[SpecEntry] = []
+    entries: dict[str, list[SpecEntry]] = {}
     for entity in query.entities:
         facts, via = select(table, query, entity)
         per[entity] = _rankable(facts, query.announced)
-        entries += [entry(f, table, lang, via=entity if via else None) for f in per[entity]]
+        entries[entity] = [entry(f, table, lang, via=entity if via else None) for f in per[entity]]
     shared = [s for s in sorted({f.scope for fs in per.values() for f in fs}, key=str)
               if all(any(f.scope == s for f in fs) for fs in per.values())]
     if not shared:
@@ -290,8 +290,9 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
                 for e, fs in per.items()}
     if not all(in_scope.values()):
         return None
-    _, ranking = _ranking(table, query, in_scope, unit, shared[0], lang, named=True)
-    return SpecResult(merge_repeats(entries), ranking, True, False, None)
+    order, ranking = _ranking(table, query, in_scope, unit, shared[0], lang, named=True)
+    # the winner's figures first, as the answer's first citation, then the others in their rank
+    return SpecResult(merge_repeats([x for e in order for x in entries[e]]), ranking, True, False, None)
 
 
 def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:

@@ -204,8 +204,13 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     # a cue inside a product's name ("PCIe" of "A100 PCIe") is part of the name, not a question about it
     low_mentions = vocabulary.mentions(low)
     names = [(m.start, m.end) for m in low_mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS]
-    spans = {a: kept for a, found in vocabulary.cue_spans(low, lang).items()
-             if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
+
+    def outside(names: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
+        return {a: kept for a, found in vocabulary.cue_spans(low, lang).items()
+                if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
+    # with no chip or system named, a link's name is the product too: "nvlink" of "NVLink 4.0" asks no attribute
+    # where another cue does ("NVLink 4.0 和 5.0 的链接带宽"), and only where none does
+    spans = (not names and outside([(m.start, m.end) for m in low_mentions])) or outside(names)
     # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
     heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
     spans = heads or spans
@@ -262,8 +267,11 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         line, only_named = asked_line(low, low_mentions, vocabulary, cue_spans)
         entities = tuple(e for e in entities if e not in {m.entity for m in only_named})
         line = line if not entities else ()
-    generations = () if superlative or len(entities) > 1 else line_generations(low, low_mentions, vocabulary)
-    entities = generations or entities  # "compare the Trainium generations": each of them, not the first
+    # "compare the Trainium generations": each of them, not the first; "which of the NVLink generations is
+    # fastest" ranks them, where no line word restricts a ranking already
+    generations = () if (superlative and (line or entities)) or len(entities) > 1 else \
+        line_generations(low, vocabulary, ranked=bool(superlative))
+    entities = generations or entities
     if len(_things(entities, vocabulary)) >= 3 and ranks and not ratio and \
             vocabulary.attributes[attribute].unit in UNITS:
         # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named; a plain list of them
@@ -311,7 +319,9 @@ def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
     chip named beside the instance or system built of it being part of that one ("a dl1 (gaudi) instance or a
     p4d" names two)."""
     chips = {vocabulary.entities[e].parts.chip for e in entities if vocabulary.entities[e].parts}
-    return tuple(e for e in entities if e not in chips and vocabulary.entities[e].kind in SUBJECT_KINDS)
+    things = tuple(e for e in entities if e not in chips and vocabulary.entities[e].kind in SUBJECT_KINDS)
+    # with no chip or system named, the links or memories named are the things asked about ("NVLink 3.0、4.0、5.0")
+    return things or entities
 
 
 # A ranking weighs shipping products only, unless the question takes in the announced ones too

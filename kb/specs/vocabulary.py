@@ -31,9 +31,9 @@ WORK_COST = re.compile(
     r"(?:стоимост\w*|затрат\w*|издержк\w*)\s+(?:на\s+)?(?:миграци\w*|перенос\w*|переход\w*|разработк\w*|"
     r"коммуникаци\w*|обмен\w*|поддержк\w*|электроэнерги\w*|энерги\w*|времени)|"
     r"(?:迁移|移植|开发|学习|切换|通信|维护|人力|时间|软件|能耗|电力|电费)(?:的)?成本")
-# a version written alone after a name and a listing or opposing word: "TPU v3 和 v4", "Trainium2 or 3"
-LISTING = r"\s*(?:,|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
-ELIDED = re.compile(LISTING + r"([A-Za-z]?\d+[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-]|\.\d)")
+# a version written alone after a name and a listing or opposing word: "TPU v3 和 v4", "TPU v3、v4", "NVLink 3.0, 4.0"
+LISTING = r"\s*(?:,|、|/|&|\band\b|\bor\b|\bvs\.?|\bversus\b|\bи\b|\bили\b|和|与|及|或|跟|还是|对比)\s*"
+ELIDED = re.compile(LISTING + r"([A-Za-z]?\d+(?:\.\d+)?[A-Za-z]?)(?![A-Za-z0-9А-Яа-яЁё_\-]|\.\d)")
 _COUNT_ONTO_NAME = re.compile(r"(?<![\w.])(\d+[x×])(?=[A-Za-z])(?!large)")  # "8xH100": eight of the H100
 _ELIDED_BEFORE = re.compile(r"(?<![\w.\-])([A-Za-z]\d+[A-Za-z]?)" + LISTING + r"$")
 # a variant word made a product by the word beside it ("the PCIe one", "PCIe-версия", "版本"): "the PCIe
@@ -47,7 +47,7 @@ _VARIANT_WORD = re.compile(LISTING + r"([A-Za-z][A-Za-z0-9]*)(?![\w-])")  # "PCI
 # what may follow a short name that is a bare number: an end of clause, a dash, or (in Chinese) a question word
 AFTER_SHORT_NAME = re.compile(r"\s*(?:[?!.,;:)\-—–]|$|[？！，。、：；）]|吗|哪|谁|的|呢|和|与|或|跟)")
 STEM = re.compile(r"([a-z]*)(.*)", re.DOTALL)  # a one-word name's letters before its first digit, and the rest
-VERSION = re.compile(r"(?:(?<![A-Za-z])[A-Za-z])?\d+[A-Za-z]?$")  # the version that ends a name ("v3" of "TPU v3", "2" of "Trainium2")
+VERSION = re.compile(r"(?:(?<![A-Za-z])[A-Za-z])?(?<![\d.])\d+(?:\.\d+)?[A-Za-z]?$")  # "v3", "2", "3.0" ending a name
 
 
 def name_pattern(name: str) -> str:
