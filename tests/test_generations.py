@@ -254,3 +254,15 @@ def test_a_latin_word_in_a_russian_or_chinese_question_may_be_a_name_however_com
     assert unknown_names("how many flops does a tesla dojo have", words, "en") == []
     # one Latin word beside a known product is jargon, and the question is answered
     assert unknown_names("сколько памяти у h100 для finetuning?", words, "ru") == []
+
+
+@pytest.mark.parametrize("question, lang", [("GB200 NVL72 整个的 NVLink 总带宽是多少", "zh"),
+                                            ("Какая суммарная пропускная способность NVLink у GB200 NVL72?", "ru"),
+                                            ("What is the total NVLink bandwidth of a GB200 NVL72?", "en")])
+def test_a_systems_total_is_not_answered_with_a_figure_defined_per_gpu(table, question, lang):
+    query, _ = lookup(table, question, lang)
+    assert query is None, query  # the passage that states the total answers, not the 900 GB/s per GPU
+    for question, lang in (("What is the NVLink bandwidth per GPU of the GB200 NVL72?", "en"),
+                           ("NVLink 3.0 每个 GPU 的总带宽是多少？", "zh")):  # one GPU's total is the per-GPU figure
+        query, result = lookup(table, question, lang)
+        assert query.attribute == "gpu_bandwidth" and result.found, question

@@ -19,7 +19,7 @@ from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
 from kb.specs.asked_attribute import choose_attribute, unit_cue
-from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS
+from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, unlisted_variant
 from kb.specs.units import DTYPE, UNITS, counted
@@ -147,6 +147,8 @@ _TOTAL = re.compile(r"\b(?:total|aggregate|combined|whole|entire)\b|суммар
 _SINGLE = re.compile(r"(?:\b(?:one|single|each|per (?:gpu|chip|card))\b|(?<![а-яё])(?:одн(?:ого|ой|у|а)|кажд\w*)(?![а-яё])|"
                      r"单个|单张|单卡|每张|每卡|每个?\s*(?:gpu|卡|芯片))(?!\s+(?:[\w.-]+\s+){0,2}(?:nodes?|racks?|узл|узел|节点))")
 _WHOLE = ("per_node", "per_instance", "per_system")  # the scopes of a figure of many chips together
+_PER_GPU = re.compile(r"\b(?:per|each|one) (?:gpu|chip|card)\b|(?<![а-яё])на (?:один |каждый |одну |каждую )?(?:gpu|чип|карт)|"
+                      r"每(?:个|颗|张|块)?\s*(?:gpu|芯片|卡)")
 _PER_NODE = re.compile(r"\bper node\b|на (?:один |каждый )?узел|每个?\s*节点")
 NEAR_TOTAL = 60  # characters between a word of total and the node it is the total of
 # A part counted ("with 8 XCDs", "с 8 XCD", "8个XCD") is the whole chip's make-up, not a scope asked for.
@@ -290,7 +292,11 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     scopes = tuple(s for s, pattern in _SCOPE_WORDS.items()
                    if any(not _COUNT_BEFORE.search(low, 0, m.start()) for m in re.finditer(pattern, low)))
     node = _node_total(low)
-    whole = any(vocabulary.entities[e].kind != "chip" for e in entities) and _TOTAL.search(low)  # a system's total
+    # a system's total ("the total of a GB200 NVL72"), not one GPU's ("NVLink 3.0 每个 GPU 的总带宽")
+    whole = any(vocabulary.entities[e].kind in SUBJECT_KINDS and vocabulary.entities[e].kind != "chip" for e in entities) \
+        and _TOTAL.search(low) and not _PER_GPU.search(low)
+    if whole and "per_chip" not in scopes and defined_per(vocabulary.attributes[attribute].labels.get("en", "")):
+        return None  # a system's total, and the attribute is one chip's or link's ("bandwidth per GPU"): passages answer
     if (node or whole) and "per_chip" not in scopes:
         if node and not vocabulary.attributes[attribute].whole and \
                 not any(f.scope in _WHOLE for e in entities for f in table.about(e, attribute)):
