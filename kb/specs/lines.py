@@ -21,9 +21,13 @@ from kb.specs.clauses import SUBJECT_KINDS
 from kb.specs.vocabulary import Mention, Vocabulary
 
 _GENERATION = r"generations?|gens?|series|family|поколени\w*|сери\w*|семейств\w*|代|系列"
-# an ordinal before the word names one generation ("the second-generation Trainium", "第二代 Gaudi")
-_ORDINAL = r"(?:first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)|перв\w*|втор\w*|трет\w*|четв[её]рт\w*|" \
-           r"(?<![哪每这那新下上同])第?[一二三四五六七八九十\d]+)[\s-]*"  # not 哪一代 (which), 每一代 (each)
+# The ordinals of the first five generations, one pattern each (a generation's product is named by them below)
+_NTH = {1: r"first|1st|перв\w*", 2: r"second|2nd|втор\w*", 3: r"third|3rd|трет\w*", 4: r"fourth|4th|четв[её]рт\w*",
+        5: r"fifth|5th|пят\w*"}
+_NTH_ZH = {1: "一", 2: "二", 3: "三", 4: "四", 5: "五"}
+# an ordinal before the word names one generation ("the second-generation Trainium", "第二代 Gaudi"); not 哪一代
+# (which), 每一代 (each)
+_ORDINAL = rf"(?:{'|'.join(_NTH.values())}|\d+(?:st|nd|rd|th)|(?<![哪每这那新下上同])第?[一二三四五六七八九十\d]+)[\s-]*"
 _GENERATION_BESIDE = re.compile(rf"^\s*(?:{_GENERATION})(?![a-z])|(?:{_GENERATION})\s*(?:的\s*)?$")
 _ORDINAL_GENERATION = re.compile(rf"{_ORDINAL}(?:{_GENERATION})\s*(?:的\s*)?$|^\s*{_ORDINAL}", re.IGNORECASE)
 # the words that ask which one, and the phrase after them that names what is asked about (three words at most)
@@ -102,9 +106,6 @@ def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
 
 # Ordinal generations of a product line, written as that generation's name: "the second-generation Trainium",
 # "второе поколение Gaudi", "第三代 Trainium" ask of Trainium2, Gaudi2, Trainium3, not of the line's first product.
-_NTH = {1: r"first|1st|перв\w*", 2: r"second|2nd|втор\w*", 3: r"third|3rd|трет\w*", 4: r"fourth|4th|четв[её]рт\w*",
-        5: r"fifth|5th|пят\w*"}
-_NTH_ZH = {1: "一", 2: "二", 3: "三", 4: "四", 5: "五"}
 _BARE = 4  # the alternative below of a Chinese number with no 第: "三代 Trainium" may count generations
 
 
