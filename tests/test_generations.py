@@ -266,3 +266,18 @@ def test_a_systems_total_is_not_answered_with_a_figure_defined_per_gpu(table, qu
                            ("NVLink 3.0 每个 GPU 的总带宽是多少？", "zh")):  # one GPU's total is the per-GPU figure
         query, result = lookup(table, question, lang)
         assert query.attribute == "gpu_bandwidth" and result.found, question
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Which accelerator has the highest MAMF efficiency, i.e. achieved TFLOPS relative to the theoretical peak?", "en"),
+    ("Какой ускоритель показал самую высокую эффективность в замерах MAMF для BF16 (отношение достигнутых TFLOPS к "
+     "теоретическим)?", "ru"),
+    ("哪款加速器的 MAMF 效率最高（实测 TFLOPS 与理论峰值之比）？", "zh"),  # 之比 is a ratio, not "A 与 B 比"
+    ("哪款加速器的 MAMF 效率最高？", "zh"),  # 效率 (two characters) says as much as "mamf" (four letters)
+])
+def test_a_share_asked_with_what_it_is_of_asks_the_share(table, question, lang):
+    query, result = lookup(table, question, lang)
+    assert query.attribute == "matmul_efficiency" and result.answer.best == "intel-gaudi2", query
+    # the figures themselves asked: the measured TFLOPS
+    query, _ = lookup(table, "What TFLOPS does the H100 get in MAMF?", "en")
+    assert query.attribute == "mamf"

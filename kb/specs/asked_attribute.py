@@ -62,6 +62,10 @@ def _holds(outer: Spans, inner: Spans) -> bool:
     return any(s <= i_s and i_e <= e for s, e in outer for i_s, i_e in inner)
 
 
+_SHARE = re.compile(r"\bratio\b|\brelative to\b|\bas an? (?:share|percentage|fraction) of\b|\bpercent(?:age)? of\b|"
+                    r"(?<![а-яё])(?:отношени\w*|относительно|дол[яиюей])(?![а-яё])|之比|比值|相对于|百分比|占比")
+
+
 def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, Spans],
                      lang: str) -> str | None:
     """The attribute a question asks for (None for a bandwidth of none of the cued things). A cue that only
@@ -98,6 +102,11 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     cues = [(n, a) for n, a in cues if a in heads] or cues
     apposed = _apposed(cues, spans, low, dimension, has_facts)
     cues = [(n, a) for n, a in cues if a not in apposed] or cues
+    # a share asked, and what of said ("efficiency, achieved TFLOPS relative to the peak", "отношение
+    # достигнутых TFLOPS к теоретическим", "实测 TFLOPS 与理论峰值之比"): the figures named are its parts
+    if _SHARE.search(low) and any(dimension(a) == "ratio" for _, a in cues):
+        cues = [(n, a) for n, a in cues if dimension(a) == "ratio"]
+        spans = {a: found for a, found in spans.items() if dimension(a) == "ratio"}
     # a unit inside another dimension's cue is what that one is measured against ("closest to its theoretical
     # TFLOPS" asks a share), not the unit asked
     def against(unit: str, m: re.Match) -> bool:

@@ -64,7 +64,7 @@ _HIGHER = {
 }
 # Two things offered as alternatives ("TPU or GPU", "TPU или GPU", "TPU 还是 GPU", "跟 GPU 比"): without a named
 # entity on either side the question compares classes, and the passage that compares them answers it.
-_ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:比|相比)",
+_ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:(?<!之)比|相比)",
                            re.IGNORECASE)
 # Words that ask how many times or by how much one side exceeds the other: the factor is the answer, so it leads.
 _RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bby how much\b|\bhow much (?:faster|slower|more|less|higher|"
