@@ -74,8 +74,7 @@ _YEAR_AFTER_WORD = re.compile(r"(?:since|that|this|during|before|after|from|unti
 # graphcore bow ipu"); one that capitalizes names writes jargon in lower case ("pretraining"). There a Latin word
 # that is rare in general English (Zipf frequency below RARE_WORD: "ipu" 1.9, "kubernetes" 2.3; "bow" 4.3,
 # "cheapest" 3.8) is read as a name where the question has two such words the corpus lacks; the corpus's own
-# words ("tflops", "nvlink") are known names, and a near-spelling of one ("bandwith", "memroy") is a typo. In a
-# Russian or Chinese question any Latin word is a name or jargon, however common in English ("tesla dojo").
+# words ("tflops", "nvlink") are known names, and a near-spelling of one ("bandwith", "memroy") is a typo.
 RARE_WORD = 2.5
 _LOWER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[a-z]{3,}(?![A-Za-z0-9\-])")
 _TYPO_SIMILARITY = 0.8
@@ -306,7 +305,7 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
               (m.group(0)[0].isupper() or not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end()))]
     if not _CAPITAL.search(question, skip_to):  # a question that capitalizes no name may write one in lower case
         found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _LOWER_WORD.finditer(question)
-                  if lang in ("ru", "zh") or _rare(m.group(0))]
+                  if _rare(m.group(0))]
     for run in _HAN_RUN.finditer(question):
         pos = run.start()
         for word, flag in _posseg().cut(run.group(0)):

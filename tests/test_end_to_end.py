@@ -349,3 +349,10 @@ def test_a_stated_comparison_of_other_products_or_another_attribute_answers_noth
     # more powerful than A100" compares the L40S with others than the B200, and "powerful" is no power
     body = client.post("/v1/ask", json={"question": question}).json()
     assert not body["answerable"] and body["abstain_reason"] == "no_fact", body
+
+
+@pytest.mark.parametrize("question", ["What is the total NVLink bandwidth of a GB200 NVL72?",
+                                      "Какая суммарная пропускная способность NVLink у GB200 NVL72?"])
+def test_a_systems_total_is_read_from_the_passage_that_states_it_not_from_a_per_gpu_figure(client, question):
+    body, _ = _top(client, question)
+    assert body["spec_answer"] is None and "32.4TB/s" in body["answer"]["text"], body["answer"]

@@ -25,9 +25,9 @@ _GENERATION = r"generations?|gens?|series|family|поколени\w*|сери\w*
 _NTH = {1: r"first|1st|перв\w*", 2: r"second|2nd|втор\w*", 3: r"third|3rd|трет\w*", 4: r"fourth|4th|четв[её]рт\w*",
         5: r"fifth|5th|пят\w*"}
 _NTH_ZH = {1: "一", 2: "二", 3: "三", 4: "四", 5: "五"}
-# an ordinal before the word names one generation ("the second-generation Trainium", "第二代 Gaudi"); not 哪一代
-# (which), 每一代 (each)
-_ORDINAL = rf"(?:{'|'.join(_NTH.values())}|\d+(?:st|nd|rd|th)|(?<![哪每这那新下上同])第?[一二三四五六七八九十\d]+)[\s-]*"
+# an ordinal before the word names one generation ("the second-generation Trainium", "第二代 Gaudi", and as one
+# "上一代", the previous one); 哪一代 (which) and 每一代 (each) name none
+_ORDINAL = rf"(?:{'|'.join(_NTH.values())}|\d+(?:st|nd|rd|th)|(?<![哪每])第?[一二三四五六七八九十\d]+)[\s-]*"
 _GENERATION_BESIDE = re.compile(rf"^\s*(?:{_GENERATION})(?![a-z])|(?:{_GENERATION})\s*(?:的\s*)?$")
 _ORDINAL_GENERATION = re.compile(rf"{_ORDINAL}(?:{_GENERATION})\s*(?:的\s*)?$|^\s*{_ORDINAL}", re.IGNORECASE)
 # the words that ask which one, and the phrase after them that names what is asked about (three words at most)
@@ -59,12 +59,14 @@ def members(vocabulary: Vocabulary, words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(set.intersection(*groups)) if groups else frozenset()
 
 
+def _singulars(word: str) -> list[str]:
+    """The word and its singular ("tpus"), of three letters or more."""
+    return [w for w in (word, word[:-1] if word.endswith("s") else "") if len(w) >= 3]
+
+
 def _line_word(vocabulary: Vocabulary, word: str) -> str | None:
     """The word, or its singular ("tpus"), where it names two products or more."""
-    for w in (word, word[:-1] if word.endswith("s") else None):
-        if w and len(w) >= 3 and len(members(vocabulary, (w,))) >= 2:
-            return w
-    return None
+    return next((w for w in _singulars(word) if len(members(vocabulary, (w,))) >= 2), None)
 
 
 def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
@@ -171,17 +173,21 @@ _GENERATIONS_AFTER = re.compile(r"^(?:\s+(?:chip\s+)?(?:generations|gens)\b|\s+a
 _EACH_BEFORE, _GENERATION_AFTER = re.compile(r"\b(?:each|every|all)\s+$"), re.compile(r"^\s+(?:chip\s+)?gen(?:eration)?s?\b")
 
 
+_WHICH_GENERATION_AFTER = re.compile(r"\s*(?:的\s*)?哪一?代")  # "TPU 哪一代显存最大"
+
+
 def line_generations(low: str, vocabulary: Vocabulary, ranked: bool = False) -> tuple[str, ...]:
     """The products of a line whose generations the question asks about together, in the table's order, or ().
     The line's word is a product's name ("Trainium", "Gaudi") or a word only the names of its generations are
     built on ("TPU" of "TPU v3" .. "TPU7x", "NVLink" of "NVLink 3.0" .. "5.0"). A ranking (``ranked``) asks of
-    them all with one word of generation beside the line's ("哪一代 NVLink", "which NVLink generation"), an
-    ordinal excepted ("the second-generation Trainium")."""
+    them all with one word of generation beside the line's ("哪一代 NVLink", "TPU 哪一代", "which NVLink
+    generation"), an ordinal excepted ("the second-generation Trainium", "上一代 TPU")."""
     for m in re.finditer(r"(?<![a-z0-9-])[a-z]{3,}(?![a-z0-9-])", low):
         before, after = low[:m.start()], low[m.end():]
         if (_GENERATIONS_BEFORE.search(before) or _GENERATIONS_AFTER.match(after) or
                 _EACH_BEFORE.search(before) and _GENERATION_AFTER.match(after) or
-                ranked and (_GENERATION_BESIDE.search(before) or _GENERATION_BESIDE.search(after)) and
+                ranked and (_GENERATION_BESIDE.search(before) or _GENERATION_BESIDE.search(after) or
+                            _WHICH_GENERATION_AFTER.match(after)) and
                 not _ORDINAL_GENERATION.search(before) and not _ORDINAL_GENERATION.search(after)) and \
                 (found := _generations(vocabulary, m.group(0))):
             return found
@@ -191,18 +197,18 @@ def line_generations(low: str, vocabulary: Vocabulary, ranked: bool = False) -> 
 @lru_cache(maxsize=256)
 def _generations(vocabulary: Vocabulary, word: str) -> tuple[str, ...]:
     """The chips of a line named by ``word`` (or its plural), else the things of one other kind whose names are
-    built on it (the NVLink generations), when there are two or more; none for a maker's name."""
-    for w in (word, word[:-1] if word.endswith("s") else None):
-        if not w or len(w) < 3 or any(w == (e.vendor or "").lower() for e in vocabulary.entities.values()):
-            continue  # a maker's generations are of several lines ("all NVIDIA generations")
+    built on it (the NVLink generations), when there are two or more; none for a maker's name ("all NVIDIA
+    generations" are of several lines) or a word of form ("PCIe" of "A100 PCIe" is a bus, not a line)."""
+    makers = {(e.vendor or "").lower() for e in vocabulary.entities.values()}
+    forms = {w for variants in vocabulary.variants.values() for w in variants}
+    for w in _singulars(word):
+        if w in makers or w in forms:
+            continue
         chips = members(vocabulary, (w,))
-        found = tuple(e for e, entity in vocabulary.entities.items() if e in chips and entity.kind == "chip")
-        if not chips:  # no chip, instance or system: links or memories ("nvlink"), of one kind, not their maker's
-            named = [e for e, entity in vocabulary.entities.items()
-                     if w in _name_words(vocabulary, e) and w != (entity.vendor or "").lower()]
-            found = tuple(named) if len({vocabulary.entities[e].kind for e in named}) == 1 else ()
-        if len(found) >= 2:
-            return found
+        found = [e for e, entity in vocabulary.entities.items() if e in chips and entity.kind == "chip"] if chips else \
+            [e for e in vocabulary.entities if w in _name_words(vocabulary, e)]  # links or memories ("nvlink")
+        if len(found) >= 2 and len({vocabulary.entities[e].kind for e in found}) == 1:
+            return tuple(found)
     return ()
 
 

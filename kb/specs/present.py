@@ -276,11 +276,10 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
     attribute, each by its own figure or that of what it is built of, in one scope; None unless every one named
     has such a figure (then each one's value is listed instead, as for a question naming them without ranking)."""
     per: dict[str, list[Fact]] = {}
-    entries: dict[str, list[SpecEntry]] = {}
+    vias: dict[str, bool] = {}
     for entity in query.entities:
         facts, via = select(table, query, entity)
-        per[entity] = _rankable(facts, query.announced)
-        entries[entity] = [entry(f, table, lang, via=entity if via else None) for f in per[entity]]
+        per[entity], vias[entity] = _rankable(facts, query.announced), bool(via)
     shared = [s for s in sorted({f.scope for fs in per.values() for f in fs}, key=str)
               if all(any(f.scope == s for f in fs) for fs in per.values())]
     if not shared:
@@ -291,8 +290,15 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
     if not all(in_scope.values()):
         return None
     order, ranking = _ranking(table, query, in_scope, unit, shared[0], lang, named=True)
-    # the winner's figures first, as the answer's first citation, then the others in their rank
-    return SpecResult(merge_repeats([x for e in order for x in entries[e]]), ranking, True, False, None)
+    # the winner's winning figure first, as the answer's first citation, then each one's figures in rank order
+    sign = -1 if query.direction == "higher" else 1
+
+    def rank_of(f: Fact) -> tuple[int, float]:
+        v = convert(f.value, f.unit, unit) if f.scope == shared[0] else None
+        return (0, sign * v) if v is not None else (1, 0.0)
+    entries = [entry(f, table, lang, via=e if vias[e] else None) for e in order + [e for e in per if e not in order]
+               for f in sorted(per[e], key=rank_of)]
+    return SpecResult(merge_repeats(entries), ranking, True, False, None)
 
 
 def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:

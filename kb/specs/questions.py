@@ -144,11 +144,11 @@ _NODE = re.compile(r"(?<!process )(?<!multi-)(?<!multi )\b(?:nodes?|racks?)\b|(?
 _TOTAL = re.compile(r"\b(?:total|aggregate|combined|whole|entire)\b|суммарн\w*|в сумме|(?<![а-яё])всего(?![а-яё])|"
                     r"总(?!线|结|之|是)|合计|一共|整个")
 # One chip asked of, not the node ("each GPU", "одного H100", "单个 H100", "每张卡"), unless the node is that one
-_SINGLE = re.compile(r"(?:\b(?:one|single|each|per (?:gpu|chip|card))\b|(?<![а-яё])(?:одн(?:ого|ой|у|а)|кажд\w*)(?![а-яё])|"
-                     r"单个|单张|单卡|每张|每卡|每个?\s*(?:gpu|卡|芯片))(?!\s+(?:[\w.-]+\s+){0,2}(?:nodes?|racks?|узл|узел|节点))")
+_SINGLE = re.compile(r"(?:\b(?:one|single|each|per[- ](?:gpu|chip|card))\b|(?<![а-яё])(?:одн(?:ого|ой|у|а)|кажд\w*)(?![а-яё])|"
+                     r"(?<![а-яё])на (?:gpu|чип|карт\w*)|单个|单张|单卡|每张|每卡|每[个块颗]?\s*(?:gpu|卡|芯片))"
+                     r"(?!\s+(?:[\w.-]+\s+){0,2}(?:nodes?|racks?|узл|узел|节点))")
 _WHOLE = ("per_node", "per_instance", "per_system")  # the scopes of a figure of many chips together
-_PER_GPU = re.compile(r"\b(?:per|each|one) (?:gpu|chip|card)\b|(?<![а-яё])на (?:один |каждый |одну |каждую )?(?:gpu|чип|карт)|"
-                      r"每(?:个|颗|张|块)?\s*(?:gpu|芯片|卡)")
+_PARTS_PER = ("gpu", "chip", "link", "device", "core")  # what one chip's figure is said per, none a system's total
 _PER_NODE = re.compile(r"\bper node\b|на (?:один |каждый )?узел|每个?\s*节点")
 NEAR_TOTAL = 60  # characters between a word of total and the node it is the total of
 # A part counted ("with 8 XCDs", "с 8 XCD", "8个XCD") is the whole chip's make-up, not a scope asked for.
@@ -207,8 +207,10 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     low_mentions = vocabulary.mentions(low)
     names = [(m.start, m.end) for m in low_mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS]
 
+    every_cue = vocabulary.cue_spans(low, lang)
+
     def outside(names: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
-        return {a: kept for a, found in vocabulary.cue_spans(low, lang).items()
+        return {a: kept for a, found in every_cue.items()
                 if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     # with no chip or system named, a link's name is the product too: "nvlink" of "NVLink 4.0" asks no attribute
     # where another cue does ("NVLink 4.0 和 5.0 的链接带宽"), and only where none does
@@ -273,7 +275,9 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     # fastest" ranks them, where no line word restricts a ranking already
     generations = () if (superlative and (line or entities)) or len(entities) > 1 else \
         line_generations(low, vocabulary, ranked=bool(superlative))
-    entities = generations or entities
+    # generations none of which has a figure of the attribute read are no answer ("the bandwidth of the HBM
+    # generations" is read as memory bandwidth, which HBM types have none of): the passages answer
+    entities = generations if any(table.about(e, attribute) for e in generations) else entities
     if len(_things(entities, vocabulary)) >= 3 and ranks and not ratio and \
             vocabulary.attributes[attribute].unit in UNITS:
         # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named; a plain list of them
@@ -294,8 +298,9 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     node = _node_total(low)
     # a system's total ("the total of a GB200 NVL72"), not one GPU's ("NVLink 3.0 每个 GPU 的总带宽")
     whole = any(vocabulary.entities[e].kind in SUBJECT_KINDS and vocabulary.entities[e].kind != "chip" for e in entities) \
-        and _TOTAL.search(low) and not _PER_GPU.search(low)
-    if whole and "per_chip" not in scopes and defined_per(vocabulary.attributes[attribute].labels.get("en", "")):
+        and _TOTAL.search(low) and not _SINGLE.search(low)
+    if whole and "per_chip" not in scopes and \
+            defined_per(vocabulary.attributes[attribute].labels.get("en", "")) in _PARTS_PER:
         return None  # a system's total, and the attribute is one chip's or link's ("bandwidth per GPU"): passages answer
     if (node or whole) and "per_chip" not in scopes:
         if node and not vocabulary.attributes[attribute].whole and \
@@ -323,11 +328,9 @@ def _node_total(low: str) -> bool:
 def _things(entities: tuple[str, ...], vocabulary) -> tuple[str, ...]:
     """The chips, instances and systems named (not a memory or link named beside them: "the H100 (HBM3)"), a
     chip named beside the instance or system built of it being part of that one ("a dl1 (gaudi) instance or a
-    p4d" names two)."""
+    p4d" names two); where none is named, the links or memories named ("NVLink 3.0、4.0、5.0")."""
     chips = {vocabulary.entities[e].parts.chip for e in entities if vocabulary.entities[e].parts}
-    things = tuple(e for e in entities if e not in chips and vocabulary.entities[e].kind in SUBJECT_KINDS)
-    # with no chip or system named, the links or memories named are the things asked about ("NVLink 3.0、4.0、5.0")
-    return things or entities
+    return tuple(e for e in entities if e not in chips and vocabulary.entities[e].kind in SUBJECT_KINDS) or entities
 
 
 # A ranking weighs shipping products only, unless the question takes in the announced ones too

@@ -40,13 +40,13 @@ _ELIDED_BEFORE = re.compile(r"(?<![\w.\-])([A-Za-z]\d+[A-Za-z]?)" + LISTING + r"
 # bandwidth" names no product, "the PCIe version" does
 _VARIANT_NOUN = r"(?:one|version|variant|model|card|board|верси\w*|вариант\w*|модел\w*|карт\w*)"
 _VARIANT_ZH = r"(?:版本?|款|型号)"
-_ASKED_BEFORE = re.compile(r"(?:\bwhich|\bwhat|(?<![а-яё])как\w+(?:\s+[а-яё]+){0,2}|哪个|哪种|什么|支持的?)\s*$",
-                           re.IGNORECASE)
+_ASKED_BEFORE = re.compile(r"(?:\bwhich|\bwhat|(?<![а-яё])как\w+(?:\s+[а-яё]+){0,2}|哪个|哪种|什么|支持的?)\s*$", re.I)
 _GENERATION_AFTER = re.compile(r"\s*(?:\d|gen\b|поколени|代|是多少|是什么|是几)", re.IGNORECASE)
 _VARIANT_WORD = re.compile(LISTING + r"([A-Za-z][A-Za-z0-9]*)(?![\w-])")  # "PCIe" of "H100 SXM or PCIe"
 # what may follow a short name that is a bare number: an end of clause, a dash, or (in Chinese) a question word
 AFTER_SHORT_NAME = re.compile(r"\s*(?:[?!.,;:)\-—–]|$|[？！，。、：；）]|吗|哪|谁|的|呢|和|与|或|跟)")
 _HAN_CHAR = re.compile(f"[{HAN}]")  # a word of two Chinese characters says as much as one of four letters
+_AMOUNT_AFTER = re.compile(r"\s*(?:[kmgtp]i?b(?:ps|/s)?\b|[kmgtp]?flops|[kmg]?hz\b|w\b|nm\b|x\b|×|%|раз|倍|[гт]б)", re.I)
 STEM = re.compile(r"([a-z]*)(.*)", re.DOTALL)  # a one-word name's letters before its first digit, and the rest
 VERSION = re.compile(r"(?:(?<![A-Za-z])[A-Za-z])?(?<![\d.])\d+(?:\.\d+)?[A-Za-z]?$")  # "v3", "2", "3.0" ending a name
 
@@ -285,8 +285,8 @@ class Vocabulary:
             return Mention(eid, w.start(1), w.end(1), w.group(1)) if eid != mention.entity else None
         if not m or not version:
             return None
-        if m.group(1).isdigit() and not AFTER_SHORT_NAME.match(text, m.end(1)):
-            return None  # a bare number before a word is a count ("Gaudi2 and 3 instances", "3 个节点"), not a name
+        if m.group(1).isdigit() and not AFTER_SHORT_NAME.match(text, m.end(1)) or _AMOUNT_AFTER.match(text, m.end(1)):
+            return None  # a count or an amount ("Gaudi2 and 3 instances", "3 个节点", "4.0 TB/s"), not a name
         return self._sibling(mention, m.group(1), m.start(1))
 
     def _elided_before(self, text: str, mention: Mention) -> Mention | None:
