@@ -62,8 +62,11 @@ def _holds(outer: Spans, inner: Spans) -> bool:
     return any(s <= i_s and i_e <= e for s, e in outer for i_s, i_e in inner)
 
 
-_SHARE = re.compile(r"\bratio\b|\brelative to\b|\bas an? (?:share|percentage|fraction) of\b|\bpercent(?:age)? of\b|"
-                    r"(?<![а-яё])(?:отношени\w*|относительно|дол[яиюей])(?![а-яё])|之比|比值|相对于|百分比|占比")
+# A share of the peak asked with what it is of: "achieved TFLOPS relative to the theoretical peak", "отношение
+# достигнутых TFLOPS к теоретическим", "实测 TFLOPS 与理论峰值之比", "占峰值的比例"
+_SHARE = re.compile(r"\b(?:relative to|as an? (?:share|percentage|fraction) of|(?:ratio|percentage|share) of .{0,40}?"
+                    r"(?:to|of)) (?:the |its |their )?(?:theoretical|peak)|(?<![а-яё])(?:отношени\w*|относительно|дол\w*)"
+                    r"(?![а-яё]).{0,40}?(?:теоретическ|пиков)\w*|(?:与|相对于|占)(?:其|它的)?(?:理论)?峰值")
 
 
 def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, Spans],
@@ -102,8 +105,7 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     cues = [(n, a) for n, a in cues if a in heads] or cues
     apposed = _apposed(cues, spans, low, dimension, has_facts)
     cues = [(n, a) for n, a in cues if a not in apposed] or cues
-    # a share asked, and what of said ("efficiency, achieved TFLOPS relative to the peak", "отношение
-    # достигнутых TFLOPS к теоретическим", "实测 TFLOPS 与理论峰值之比"): the figures named are its parts
+    # a share of the peak asked, and what of said: the figures named are its parts, not what is asked
     if _SHARE.search(low) and any(dimension(a) == "ratio" for _, a in cues):
         cues = [(n, a) for n, a in cues if dimension(a) == "ratio"]
         spans = {a: found for a, found in spans.items() if dimension(a) == "ratio"}

@@ -25,9 +25,10 @@ _GENERATION = r"generations?|gens?|series|family|поколени\w*|сери\w*
 _NTH = {1: r"first|1st|перв\w*", 2: r"second|2nd|втор\w*", 3: r"third|3rd|трет\w*", 4: r"fourth|4th|четв[её]рт\w*",
         5: r"fifth|5th|пят\w*"}
 _NTH_ZH = {1: "一", 2: "二", 3: "三", 4: "四", 5: "五"}
-# an ordinal before the word names one generation ("the second-generation Trainium", "第二代 Gaudi", and as one
-# "上一代", the previous one); 哪一代 (which) and 每一代 (each) name none
-_ORDINAL = rf"(?:{'|'.join(_NTH.values())}|\d+(?:st|nd|rd|th)|(?<![哪每])第?[一二三四五六七八九十\d]+)[\s-]*"
+# an ordinal before the word names one generation ("the second-generation Trainium", "第二代 Gaudi"); 哪一代
+# (which), 每一代 (each) and the relative 上一代, 新一代, 这一代 name no particular one: a ranking stays in the line
+_ORDINAL = rf"(?:{'|'.join(_NTH.values())}|\d+(?:st|nd|rd|th)|(?<![哪每这那新下上同])第?[一二三四五六七八九十\d]+)[\s-]*"
+_WHICH_GENERATION_AFTER = re.compile(r"\s*(?:的\s*)?哪一?代")  # "TPU 哪一代显存最大", "Gaudi 哪一代"
 _GENERATION_BESIDE = re.compile(rf"^\s*(?:{_GENERATION})(?![a-z])|(?:{_GENERATION})\s*(?:的\s*)?$")
 _ORDINAL_GENERATION = re.compile(rf"{_ORDINAL}(?:{_GENERATION})\s*(?:的\s*)?$|^\s*{_ORDINAL}", re.IGNORECASE)
 # the words that ask which one, and the phrase after them that names what is asked about (three words at most)
@@ -78,7 +79,8 @@ def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
     for m in mentions:  # "which Trainium generation", "какое поколение Gaudi"
         word = re.fullmatch(r"[a-z]{3,}", m.text.lower())
         if word and _line_word(vocabulary, word.group(0)) and \
-                (_GENERATION_BESIDE.search(low[:m.start]) or _GENERATION_BESIDE.search(low[m.end:])) and \
+                (_GENERATION_BESIDE.search(low[:m.start]) or _GENERATION_BESIDE.search(low[m.end:]) or
+                 _WHICH_GENERATION_AFTER.match(low, m.end)) and \
                 (counts_generations or not _ORDINAL_GENERATION.search(low[:m.start]) and
                  not _ORDINAL_GENERATION.search(low[m.end:])):
             return (word.group(0),), (m,)
@@ -173,15 +175,12 @@ _GENERATIONS_AFTER = re.compile(r"^(?:\s+(?:chip\s+)?(?:generations|gens)\b|\s+a
 _EACH_BEFORE, _GENERATION_AFTER = re.compile(r"\b(?:each|every|all)\s+$"), re.compile(r"^\s+(?:chip\s+)?gen(?:eration)?s?\b")
 
 
-_WHICH_GENERATION_AFTER = re.compile(r"\s*(?:的\s*)?哪一?代")  # "TPU 哪一代显存最大"
-
-
 def line_generations(low: str, vocabulary: Vocabulary, ranked: bool = False) -> tuple[str, ...]:
     """The products of a line whose generations the question asks about together, in the table's order, or ().
     The line's word is a product's name ("Trainium", "Gaudi") or a word only the names of its generations are
     built on ("TPU" of "TPU v3" .. "TPU7x", "NVLink" of "NVLink 3.0" .. "5.0"). A ranking (``ranked``) asks of
     them all with one word of generation beside the line's ("哪一代 NVLink", "TPU 哪一代", "which NVLink
-    generation"), an ordinal excepted ("the second-generation Trainium", "上一代 TPU")."""
+    generation"), an ordinal excepted ("the second-generation Trainium")."""
     for m in re.finditer(r"(?<![a-z0-9-])[a-z]{3,}(?![a-z0-9-])", low):
         before, after = low[:m.start()], low[m.end():]
         if (_GENERATIONS_BEFORE.search(before) or _GENERATIONS_AFTER.match(after) or

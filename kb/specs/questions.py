@@ -144,11 +144,14 @@ _NODE = re.compile(r"(?<!process )(?<!multi-)(?<!multi )\b(?:nodes?|racks?)\b|(?
 _TOTAL = re.compile(r"\b(?:total|aggregate|combined|whole|entire)\b|суммарн\w*|в сумме|(?<![а-яё])всего(?![а-яё])|"
                     r"总(?!线|结|之|是)|合计|一共|整个")
 # One chip asked of, not the node ("each GPU", "одного H100", "单个 H100", "每张卡"), unless the node is that one
-_SINGLE = re.compile(r"(?:\b(?:one|single|each|per[- ](?:gpu|chip|card))\b|(?<![а-яё])(?:одн(?:ого|ой|у|а)|кажд\w*)(?![а-яё])|"
-                     r"(?<![а-яё])на (?:gpu|чип|карт\w*)|单个|单张|单卡|每张|每卡|每[个块颗]?\s*(?:gpu|卡|芯片))"
-                     r"(?!\s+(?:[\w.-]+\s+){0,2}(?:nodes?|racks?|узл|узел|节点))")
+_SINGLE = re.compile(r"(?:\b(?:one|single|each|per (?:gpu|chip|card))\b|(?<![а-яё])(?:одн(?:ого|ой|у|а)|кажд\w*)(?![а-яё])|"
+                     r"单个|单张|单卡|每张|每卡|每个?\s*(?:gpu|卡|芯片))(?!\s+(?:[\w.-]+\s+){0,2}(?:nodes?|racks?|узл|узел|节点))")
 _WHOLE = ("per_node", "per_instance", "per_system")  # the scopes of a figure of many chips together
-_PARTS_PER = ("gpu", "chip", "link", "device", "core")  # what one chip's figure is said per, none a system's total
+# One GPU of a system asked of ("per-GPU", "a single GPU", "одного GPU", "单卡", "每块 GPU"), not one system
+_ONE_GPU = re.compile(r"\b(?:per[- ]|one |single |each |a single )(?:gpu|chip|card)s?\b|"
+                      r"(?<![а-яё])(?:на|одн\w*|кажд\w*) (?:gpu|чип\w*|карт\w*)|单卡|单(?:个|张|块|颗)?\s*(?:gpu|卡|芯片)|"
+                      r"每(?:个|张|块|颗)?\s*(?:gpu|卡|芯片)")
+_PARTS_PER = ("gpu", "chip", "link")  # what one part's figure is said per: never a system's total
 _PER_NODE = re.compile(r"\bper node\b|на (?:один |каждый )?узел|每个?\s*节点")
 NEAR_TOTAL = 60  # characters between a word of total and the node it is the total of
 # A part counted ("with 8 XCDs", "с 8 XCD", "8个XCD") is the whole chip's make-up, not a scope asked for.
@@ -271,13 +274,14 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         line, only_named = asked_line(low, low_mentions, vocabulary, cue_spans)
         entities = tuple(e for e in entities if e not in {m.entity for m in only_named})
         line = line if not entities else ()
-    # "compare the Trainium generations": each of them, not the first; "which of the NVLink generations is
-    # fastest" ranks them, where no line word restricts a ranking already
+    # "compare the Trainium generations": each one, not the first; "which NVLink generation is fastest" ranks them
     generations = () if (superlative and (line or entities)) or len(entities) > 1 else \
         line_generations(low, vocabulary, ranked=bool(superlative))
-    # generations none of which has a figure of the attribute read are no answer ("the bandwidth of the HBM
-    # generations" is read as memory bandwidth, which HBM types have none of): the passages answer
-    entities = generations if any(table.about(e, attribute) for e in generations) else entities
+    # generations none of which has a figure of the attribute read ("the HBM generations' bandwidth", read as
+    # memory bandwidth, which HBM types have none of): the passages answer
+    if generations and not any(table.about(e, attribute) for e in generations):
+        return None
+    entities = generations or entities
     if len(_things(entities, vocabulary)) >= 3 and ranks and not ratio and \
             vocabulary.attributes[attribute].unit in UNITS:
         # "which of V100, A100, H100 and B200 has the most L2": a ranking of those named; a plain list of them
@@ -298,7 +302,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     node = _node_total(low)
     # a system's total ("the total of a GB200 NVL72"), not one GPU's ("NVLink 3.0 每个 GPU 的总带宽")
     whole = any(vocabulary.entities[e].kind in SUBJECT_KINDS and vocabulary.entities[e].kind != "chip" for e in entities) \
-        and _TOTAL.search(low) and not _SINGLE.search(low)
+        and _TOTAL.search(low) and not _ONE_GPU.search(low)
     if whole and "per_chip" not in scopes and \
             defined_per(vocabulary.attributes[attribute].labels.get("en", "")) in _PARTS_PER:
         return None  # a system's total, and the attribute is one chip's or link's ("bandwidth per GPU"): passages answer

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kb.errors import SpecError
-from kb.language import COMMON_WORD, HAN, has_cyrillic, word_frequency
+from kb.language import COMMON_WORD, has_cyrillic, word_frequency
 from kb.specs.model import Attribute, Entity
 from kb.specs.yaml_entries import load_yaml_items, validated
 from kb.textnorm import normalize_for_matching, plain_words
@@ -45,8 +45,7 @@ _GENERATION_AFTER = re.compile(r"\s*(?:\d|gen\b|поколени|代|是多少|�
 _VARIANT_WORD = re.compile(LISTING + r"([A-Za-z][A-Za-z0-9]*)(?![\w-])")  # "PCIe" of "H100 SXM or PCIe"
 # what may follow a short name that is a bare number: an end of clause, a dash, or (in Chinese) a question word
 AFTER_SHORT_NAME = re.compile(r"\s*(?:[?!.,;:)\-—–]|$|[？！，。、：；）]|吗|哪|谁|的|呢|和|与|或|跟)")
-_HAN_CHAR = re.compile(f"[{HAN}]")  # a word of two Chinese characters says as much as one of four letters
-_AMOUNT_AFTER = re.compile(r"\s*(?:[kmgtp]i?b(?:ps|/s)?\b|[kmgtp]?flops|[kmg]?hz\b|w\b|nm\b|x\b|×|%|раз|倍|[гт]б)", re.I)
+_AMOUNT_AFTER = re.compile(r"\s*(?:[kmgtp]i?b(?:ps|/s)?\b|[kmgtp]?flops|[kmg]?hz\b|w\b|nm\b|x\b|×|%|раз(?:а|ов)?(?![а-яё])|倍(?!数)|[гт]б)", re.I)
 STEM = re.compile(r"([a-z]*)(.*)", re.DOTALL)  # a one-word name's letters before its first digit, and the rest
 VERSION = re.compile(r"(?:(?<![A-Za-z])[A-Za-z])?(?<![\d.])\d+(?:\.\d+)?[A-Za-z]?$")  # "v3", "2", "3.0" ending a name
 
@@ -393,8 +392,8 @@ class Vocabulary:
 
     def attribute_cues(self, text: str, lang: str,
                        spans: dict[str, list[tuple[int, int]]] | None = None) -> list[tuple[int, str]]:
-        """(length of the longest matching cue, a Chinese character counting as two letters, attribute) for every
-        attribute cued in a question; ``spans`` are its ``cue_spans`` when the caller has them already."""
+        """(length of the longest matching cue, attribute) for every attribute cued in a question;
+        ``spans`` are its ``cue_spans`` when the caller has them already."""
         spans = self.cue_spans(text, lang) if spans is None else spans
-        return sorted(((max(e - s + len(_HAN_CHAR.findall(text, s, e)) for s, e in found), a)
-                       for a, found in spans.items()), key=lambda pair: (-pair[0], pair[1]))
+        return sorted(((max(e - s for s, e in found), a) for a, found in spans.items()),
+                      key=lambda pair: (-pair[0], pair[1]))
