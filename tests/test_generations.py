@@ -305,6 +305,12 @@ def test_a_share_asked_with_what_it_is_of_asks_the_share(table, question, lang):
     # the figures themselves asked: the measured TFLOPS
     query, _ = lookup(table, "What TFLOPS does the H100 get in MAMF?", "en")
     assert query.attribute == "mamf"
+    # said without a word of efficiency, a share of the peak is still the one share of the peak the table has
+    for question, lang in (("What is the H100's MAMF relative to its theoretical peak?", "en"),
+                           ("Каково отношение достигнутых TFLOPS к теоретическим у H100?", "ru"),
+                           ("H100 的 MAMF 占峰值的比例", "zh")):
+        query, result = lookup(table, question, lang)
+        assert query.attribute == "matmul_efficiency" and 80.3 in [e.value for e in result.entries], question
     # a word of relation that asks no share of the peak leaves the cues as they are
     query, _ = lookup(table, "How does H100 efficiency compare relative to the A100 in memory bandwidth?", "en")
     assert query.attribute == "memory_bandwidth"

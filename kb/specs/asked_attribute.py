@@ -106,7 +106,14 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     apposed = _apposed(cues, spans, low, dimension, has_facts)
     cues = [(n, a) for n, a in cues if a not in apposed] or cues
     # a share of the peak asked, and what of said: the figures named are its parts, not what is asked
-    if _SHARE.search(low) and any(dimension(a) == "ratio" for _, a in cues):
+    # (said without a word of efficiency, "the H100's MAMF relative to its theoretical peak" asks the one share
+    # of the peak the vocabulary has)
+    if share := _SHARE.search(low):
+        of_peak = [a.id for a in vocabulary.attributes.values() if dimension(a.id) == "ratio" and
+                   re.search(r"\bpeak\b", a.labels.get("en", ""))]
+        if not any(dimension(a) == "ratio" for _, a in cues) and len(of_peak) == 1:
+            cues, spans = [*cues, (len(share.group(0)), of_peak[0])], {**spans, of_peak[0]: [share.span()]}
+    if share and any(dimension(a) == "ratio" for _, a in cues):
         cues = [(n, a) for n, a in cues if dimension(a) == "ratio"]
         spans = {a: found for a, found in spans.items() if dimension(a) == "ratio"}
     # a unit inside another dimension's cue is what that one is measured against ("closest to its theoretical
