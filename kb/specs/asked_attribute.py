@@ -111,11 +111,11 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     if share := _SHARE.search(low):
         of_peak = [a.id for a in vocabulary.attributes.values() if dimension(a.id) == "ratio" and
                    re.search(r"\bpeak\b", a.labels.get("en", ""))]
-        if not any(dimension(a) == "ratio" for _, a in cues) and len(of_peak) == 1:
-            cues, spans = [*cues, (len(share.group(0)), of_peak[0])], {**spans, of_peak[0]: [share.span()]}
-    if share and any(dimension(a) == "ratio" for _, a in cues):
-        cues = [(n, a) for n, a in cues if dimension(a) == "ratio"]
-        spans = {a: found for a, found in spans.items() if dimension(a) == "ratio"}
+        shares = [(n, a) for n, a in cues if dimension(a) == "ratio"]
+        if not shares and len(of_peak) == 1:
+            shares, spans = [(len(share.group(0)), of_peak[0])], {**spans, of_peak[0]: [share.span()]}
+        if shares:
+            cues, spans = shares, {a: found for a, found in spans.items() if dimension(a) == "ratio"}
     # a unit inside another dimension's cue is what that one is measured against ("closest to its theoretical
     # TFLOPS" asks a share), not the unit asked
     def against(unit: str, m: re.Match) -> bool:

@@ -182,13 +182,15 @@ def line_generations(low: str, vocabulary: Vocabulary, ranked: bool = False) -> 
     them all with one word of generation beside the line's ("哪一代 NVLink", "TPU 哪一代", "which NVLink
     generation"), an ordinal excepted ("the second-generation Trainium")."""
     for m in re.finditer(r"(?<![a-z0-9-])[a-z]{3,}(?![a-z0-9-])", low):
+        found = _generations(vocabulary, m.group(0))  # cached: most words name no line, so no context is read
+        if not found:
+            continue
         before, after = low[:m.start()], low[m.end():]
-        if (_GENERATIONS_BEFORE.search(before) or _GENERATIONS_AFTER.match(after) or
-                _EACH_BEFORE.search(before) and _GENERATION_AFTER.match(after) or
+        if _GENERATIONS_BEFORE.search(before) or _GENERATIONS_AFTER.match(after) or \
+                _EACH_BEFORE.search(before) and _GENERATION_AFTER.match(after) or \
                 ranked and (_GENERATION_BESIDE.search(before) or _GENERATION_BESIDE.search(after) or
-                            _WHICH_GENERATION_AFTER.match(after)) and
-                not _ORDINAL_GENERATION.search(before) and not _ORDINAL_GENERATION.search(after)) and \
-                (found := _generations(vocabulary, m.group(0))):
+                            _WHICH_GENERATION_AFTER.match(after)) and \
+                not _ORDINAL_GENERATION.search(before) and not _ORDINAL_GENERATION.search(after):
             return found
     return ()
 

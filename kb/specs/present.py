@@ -296,8 +296,7 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
     def rank_of(f: Fact) -> tuple[int, float]:
         v = convert(f.value, f.unit, unit) if f.scope == shared[0] else None
         return (0, sign * v) if v is not None else (1, 0.0)
-    entries = [entry(f, table, lang, via=e if vias[e] else None) for e in order + [e for e in per if e not in order]
-               for f in sorted(per[e], key=rank_of)]
+    entries = [entry(f, table, lang, via=e if vias[e] else None) for e in order for f in sorted(per[e], key=rank_of)]
     return SpecResult(merge_repeats(entries), ranking, True, False, None)
 
 

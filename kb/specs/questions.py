@@ -301,8 +301,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                    if any(not _COUNT_BEFORE.search(low, 0, m.start()) for m in re.finditer(pattern, low)))
     node = _node_total(low)
     # a system's total ("the total of a GB200 NVL72"), not one GPU's ("NVLink 3.0 每个 GPU 的总带宽")
-    whole = any(vocabulary.entities[e].kind in SUBJECT_KINDS and vocabulary.entities[e].kind != "chip" for e in entities) \
-        and _TOTAL.search(low) and not _ONE_GPU.search(low)
+    whole = any(vocabulary.entities[e].kind in ("instance", "system") for e in entities) and _TOTAL.search(low) and \
+        not _ONE_GPU.search(low)
     if whole and "per_chip" not in scopes and \
             defined_per(vocabulary.attributes[attribute].labels.get("en", "")) in _PARTS_PER:
         return None  # a system's total, and the attribute is one chip's or link's ("bandwidth per GPU"): passages answer
