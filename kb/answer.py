@@ -131,11 +131,12 @@ def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
 
 
 def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],
-                    policy: AnswerPolicy) -> list[tuple[int, int, int]]:
-    """The sentence comparing the two classes first, then the best other sentences of other passages."""
+                    policy: AnswerPolicy, why: bool = False) -> list[tuple[int, int, int]]:
+    """The sentence comparing the two classes first (asked why, with the sentence that gives its reason), then
+    the best other sentences of other passages."""
     if not compared_in:
         return []
-    first = compared_in[0]
+    first = with_reason(retriever.index, hits, compared_in[0]) if why else compared_in[0]
     rest = [c for c in choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus)
             if c[0] != first[0]]
     return [first, *rest[:policy.answer_max_sentences - 1]]
@@ -290,14 +291,14 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect
     classes = class_question(text, entities + [(n.start, n.end) for n in unlisted]) if reason is None and query is None else None
     compared_in = class_statement(retriever, scores, hits, classes) if classes else None
+    why = WHY.search(text.lower()) is not None
     if reason is None:
         parts, quoted = [], []
-        chosen = class_sentences(compared_in, retriever, scores, hits, policy) or \
+        chosen = class_sentences(compared_in, retriever, scores, hits, policy, why) or \
             stated_sentences(index, hits, said) or statement or \
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
-            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus,
-                             why=WHY.search(text.lower()) is not None)
+            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=why)
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})
@@ -305,7 +306,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             quoted.append(c.n)
         if parts:
             answer = Answer(text=" ".join(parts), source_lang=citations[quoted[0] - 1].lang, citations=tuple(quoted))
-        if compared_in:
+        # asked why one class is better ("为啥 TPU 比 GPU 更划算？"), the verdict is the question's premise: the
+        # sentence and its reason answer, and no verdict is read first
+        if compared_in and not why:
             (pos, start, end), found = compared_in
             spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en")
     if observe is not None:

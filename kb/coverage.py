@@ -5,8 +5,8 @@ other accelerators that score like real answers; what tells it apart is that
 the product is named nowhere in the corpus. A name is recognized in any
 script: model numbers (letters with digits: "CS-3", "910B", "思元590"),
 capitalized words after the first of a Latin or Cyrillic sentence
-("Graphcore", "Эльбрус") and Chinese proper nouns as jieba tags them
-("寒武纪", "摩尔线程"; not 张卡 of "多少张卡"), and in a question typed without capitals, Latin words
+("Graphcore", "Эльбрус"), Chinese names (``kb.han_names``: "寒武纪", "昆仑芯" of
+"昆仑芯二代"; not 张卡 of "多少张卡"), and in a question typed without capitals, Latin words
 rare in general English ("graphcore", "groq lpu"). Amounts are not names: "40GB", "700W", "a 7B model",
 "一个13B模型", "16x", "快2倍".
 
@@ -26,11 +26,11 @@ after it is a new product, and the question is about that product.
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from kb.han_names import han_names, tagger
 from kb.language import HAN, RUSSIAN_LOWER, word_frequency
 from kb.specs.clauses import COMPARING
 from kb.specs.quantities import NUMBER_WORDS
@@ -43,8 +43,6 @@ _HAN_RUN = re.compile(f"[{HAN}]+")
 _SENTENCE_END = re.compile(r"[.!?…]\s+$")
 # where one sentence ends and another begins: a Chinese sentence runs on with no space ("…更大？在 k8s 上…")
 _SENTENCE_BREAK = re.compile(rf"[.?!。？！…](?:\s|[{HAN}])")
-_PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
-RARE_NAME, COMMON_PIECE = 10, 20  # a name jieba counts at most this often; a word this many times more frequent
 # An amount is not a model number: a number with a unit ("40GB", "80G", "700W", "5nm"), or a count of
 # parameters (B, M or T) next to a word for a model ("a 7B model", "модели 13B", "7B大模型", "1.8T-param").
 # A name word right before the number makes it a name whatever follows ("Ascend 910B model", "Atlas 300T").
@@ -218,7 +216,7 @@ def corpus_words(texts) -> CorpusWords:
 def prepare() -> None:
     """Load the dictionaries names and misspellings are read with (jieba's tagger, wordfreq's lists) now, so the first
     question does not wait for them."""
-    list(_posseg().cut("预热"))  # a generator: the tagger loads on the first word
+    list(tagger().cut("预热"))  # a generator: the tagger loads on the first word
     _rare("warm")
     word_frequency("тепло")
 
@@ -228,30 +226,7 @@ def _rare(word: str) -> bool:
     return word_frequency(word) < RARE_WORD
 
 
-@lru_cache(maxsize=1)
-def _posseg():
-    import jieba
-    import jieba.posseg
 
-    jieba.setLogLevel(logging.WARNING)
-    return jieba.posseg
-
-
-def _ordinary_compound(word: str) -> bool:
-    """A proper noun jieba's HMM invented from ordinary words of its dictionary ("张卡" of 多少张卡: the
-    classifier 张 and 卡) is no name; one its dictionary lists ("寒武纪") or built on a name ("华为X") is, unless
-    the dictionary lists it as a rare name that two common ordinary words spell ("连接成": 连接 and 成)."""
-    import jieba
-
-    tags = _posseg().dt.word_tag_tab  # loading it loads the dictionary
-    jieba.dt.check_initialized()
-    freq = jieba.dt.FREQ
-    if freq.get(word):
-        return freq[word] <= RARE_NAME and tags.get(word) == "nr" and any(
-            min(freq.get(word[:i], 0), freq.get(word[i:], 0)) >= COMMON_PIECE * freq[word] and
-            not {tags.get(word[:i]), tags.get(word[i:])} & (_PROPER | {"nrt", "ns"}) for i in range(1, len(word)))
-    pieces = jieba.lcut(word, HMM=False)
-    return len(pieces) > 1 and all(jieba.dt.FREQ.get(p) and tags.get(p) not in _PROPER | {"nrt", "ns"} for p in pieces)
 
 
 def _is_quantity(question: str, start: int, end: int) -> bool:
@@ -306,12 +281,7 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
     if not _CAPITAL.search(question, skip_to):  # a question that capitalizes no name may write one in lower case
         found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _LOWER_WORD.finditer(question)
                   if _rare(m.group(0))]
-    for run in _HAN_RUN.finditer(question):
-        pos = run.start()
-        for word, flag in _posseg().cut(run.group(0)):
-            if flag in _PROPER and len(word) >= 2 and not _ordinary_compound(word):
-                found.append(Name(word, pos, pos + len(word)))
-            pos += len(word)
+    found += [Name(text, start, end) for text, start, end in han_names(question)]
     # one name per place: the longest of those that overlap
     out: list[Name] = []
     for name in sorted(found, key=lambda n: (n.start, -(n.end - n.start))):

@@ -256,6 +256,27 @@ def test_a_comparison_of_classes_quotes_the_passage_that_compares_them(client):
     assert body["answer"]["source_lang"] in ("en", "ru", "zh")
 
 
+@pytest.mark.parametrize("question, offered", [
+    ("为啥大家都说 TPU 比 GPU 更划算？是因为省电还是别的原因", "TPU 还是 GPU 更划算？"),
+    ("Почему TPU дешевле, чем GPU, — или это не так?", "Что дешевле: TPU или GPU?")])
+def test_asked_why_one_class_wins_the_passage_answers_and_no_verdict_is_read_first(client, question, offered):
+    # the verdict ("TPU 比 GPU 更便宜") is the question's premise; the sentence that states it and its reason is read
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["answerable"] and body["spec_answer"] is None, body["spec_answer"]
+    assert re.search(r"ватт|затрат|cheaper|便宜|成本", body["answer"]["text"]), body["answer"]["text"]
+    asked = client.post("/v1/ask", json={"question": offered}).json()
+    assert asked["spec_answer"] and asked["spec_answer"]["kind"] == "comparison"  # asked which: the verdict leads
+
+
+def test_a_product_named_before_its_generation_in_chinese_is_a_name(client):
+    # jieba splits the brand ("昆仑" and "芯"); the words before "二代" are the product asked about
+    body = client.post("/v1/ask", json={"question": "昆仑芯二代的训练性能跟A100比怎么样？"}).json()
+    assert body["abstain_reason"] == "unknown_name" and "昆仑芯" in body["unknown_names"], body["unknown_names"]
+    # the generation of what follows, or a relative one, is of no name before it
+    for question in ("谷歌第二代芯片的显存有多大？", "新一代 TPU 的显存多大？"):
+        assert client.post("/v1/ask", json={"question": question}).json()["answerable"], question
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -53,6 +53,12 @@ def test_names_the_corpus_never_mentions_in_any_script():
     # proper nouns jieba's HMM makes of ordinary words are none: 张卡 of "多少张卡", 加卡, 老卡
     assert _unknown("训练一个千亿参数模型需要多少张卡", words, "zh") == []
     assert _unknown("显存不够训练报OOM，是换卡还是加卡", words, "zh") == []
+    # a name before a generation or series word, whatever jieba tags its characters ("昆仑" + "芯"); not the
+    # generation of what follows it, nor a relative one
+    assert _unknown("昆仑芯二代的训练性能跟Gaudi2比怎么样？", words, "zh") == ["昆仑芯"]
+    assert _unknown("燧原第三代有多少显存", words, "zh") == ["燧原"]
+    assert _unknown("英伟达第二代芯片的显存", words, "zh") == []
+    assert _unknown("新一代 TPU 的显存", words, "zh") == []
     assert _unknown("Сколько памяти у ускорителя Эльбрус?", words, "ru") == ["Эльбрус"]  # Cyrillic, not first
     assert _unknown("Graphcore IPU有多少内存？", words, "zh") == ["Graphcore"]  # no sentence-initial rule
     assert _unknown("Graphcore IPU сколько SRAM на чип", words, "ru") == ["Graphcore"]  # Latin opens a Russian one
@@ -88,11 +94,11 @@ def test_a_question_typed_without_capitals_names_products_by_rare_words():
 
 
 def test_the_name_dictionaries_load_before_the_first_question():
-    from kb import coverage
-    coverage._posseg.cache_clear()
+    from kb import coverage, han_names
+    han_names.tagger.cache_clear()
     coverage._rare.cache_clear()
     prepare()
-    assert coverage._posseg.cache_info().currsize == 1 and coverage._rare.cache_info().currsize >= 1
+    assert han_names.tagger.cache_info().currsize == 1 and coverage._rare.cache_info().currsize >= 1
 
 
 def test_a_model_number_the_corpus_writes_of_a_product_line_the_table_holds_is_an_unlisted_product():

@@ -34,6 +34,11 @@ def test_an_improvement_factor_column_states_a_relation_per_row(table):
     ("Trainium3 的 HBM 带宽比 Trainium2 提升了多少倍？", "zh", "AWS Trainium3：是 AWS Trainium2 的1.7倍"),
     ("By what factor does Trainium2 improve HBM bandwidth over the first-gen Trainium?", "en",
      "AWS Trainium2: 3.6× higher than AWS Trainium"),
+    # a speedup or a multiplier is a factor asked by a noun: the column's 6.7x, not the values' own 6.8
+    ("trainium2 vs the original trainium, what's the FP8 speedup factor?", "en", "AWS Trainium2: 6.7× higher"),
+    ("What is the speedup of Trainium2 over Trainium in FP8?", "en", "AWS Trainium2: 6.7× higher"),
+    ("Какое ускорение у Trainium2 по сравнению с Trainium в FP8?", "ru", "AWS Trainium2: в 6,7 раза выше"),
+    ("Trainium2 相比 Trainium 的 FP8 加速比是多少？", "zh", "AWS Trainium2：是 AWS Trainium 的6.7倍"),
 ])
 def test_a_question_asking_by_how_much_leads_with_the_stated_factor(table, question, lang, start):
     query, spec = lookup(table, question, lang)

@@ -67,10 +67,10 @@ _HIGHER = {
 _ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:(?<!之)比|相比)",
                            re.IGNORECASE)
 # Words that ask how many times or by how much one side exceeds the other: the factor is the answer, so it leads.
-_RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bby how much\b|\bhow much (?:faster|slower|more|less|higher|"
+_RATIO = re.compile(r"\bhow many times\b|(?<!form )\bfactor\b|\bspeed-?ups?\b|\bmultiplier\b|\bby how much\b|\bhow much (?:faster|slower|more|less|higher|"
                     r"lower|bigger|larger|smaller|cheaper)\b|\bin percent\b|\bwhat percent|\bhow many percent|"
                     r"во сколько раз|на сколько процент|(?:на ?сколько|насколько) (?:больше|меньше|быстрее|медленнее|"
-                    r"дешевле|дороже|выше|ниже)|几倍|多少倍|倍数|百分之几|百分之多少|多少\s*%|"
+                    r"дешевле|дороже|выше|ниже)|(?<![а-яё])ускорени\w*|几倍|多少倍|倍数|加速比|百分之几|百分之多少|多少\s*%|"
                     r"(?<!最)(?:高|低|快|慢|便宜|贵)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
 _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-яё])|倍")
 # A Chinese count asked with a measure word ("几条 NVLink", "多少个核心") wants things counted, never an amount
@@ -90,16 +90,16 @@ DEFINES = re.compile(r"^\W*what (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} 
                      r"^\W*what (?:does|do) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} do\W*$|"
                      r"что такое|для чего (?:нуж|служ|использ)\w*|(?<![а-яё])зачем нуж\w*|"
                      r"什么是|是干什么|干什么用|做什么用|有什么用|起什么作用")
-# What a thing does, or the main drawback, asks a reason, not a figure ("что делают CC-Cores", "能干什么", "the
-# biggest problem with TPUs", "最大的问题"), unless a clause of its own asks for the figure ("What is the H100's
-# memory bandwidth, and what is its main drawback?")
+# What a thing does, the main drawback, or whether one can do a thing asks a reason, not a figure ("что делают
+# CC-Cores", "能干什么", "the biggest problem with TPUs", "最大的问题", "can I merge NeuronCores", "можно ли"), unless
+# a clause of its own asks for the figure ("What is the H100's memory bandwidth, and what is its main drawback?")
 _PURPOSE_OR_DRAWBACK = re.compile(
-    r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|"
+    r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|能不能|可不可以|能否|是否(?:可以|能)|"
+    r"\b(?:can|could) (?:i|we|you|one)\b|\bis it possible\b|(?<![а-яё])(?:можно|могу|можем|возможно) ли(?![а-яё])|"
     r"\b(?:biggest|main|major|largest|greatest|key|primary|chief|worst)\s+(?:[a-z-]+\s+)?"
     r"(?:problems?|issues?|drawbacks?|downsides?|limitations?|weakness(?:es)?|disadvantages?)\b|"
-    r"\bwhat(?:'s| is| are) the (?:catch|downsides?|drawbacks?)\b|"
-    r"(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* (?:проблем|недостат|минус)\w*|"
-    r"(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)")
+    r"\bwhat(?:'s| is| are) the (?:catch|downsides?|drawbacks?)\b|(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)|"
+    r"(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* (?:проблем|недостат|минус)\w*")
 _CLAUSE_BREAK = re.compile(r"[,，;；?？。]|\s(?:and|и|а)\s|[和并]且?")
 _ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ов|ова)|скольк\w*)(?![а-яё])|多少|几|哪")
 _FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
@@ -237,7 +237,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         cues = [(0, PER_PRECISION)]
     # "H100 比 A100 快几倍？": how much faster one is than the other, where the corpus states it of their compute
     # (a word of speed, not of size: "H100 比 A100 大几倍" asks no compute)
-    if not cues and len(entities) >= 2 and (fast or ratio and re.search(r"快|быстр|\bfaster\b", low)) and \
+    if not cues and len(entities) >= 2 and (fast or ratio and re.search(r"快|加速|быстр|ускор|\bfaster\b|\bspeed-?up", low)) and \
             table.relation_between(entities[0], entities[1], PER_PRECISION) is not None:
         cues = [(0, PER_PRECISION)]
     if not cues:
