@@ -289,9 +289,10 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
              for e, i in zip(entries, sources, strict=True)]
     answer, spec_answer = None, spec.answer if spec else None
     # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect
-    classes = class_question(text, entities + [(n.start, n.end) for n in unlisted]) if reason is None and query is None else None
-    compared_in = class_statement(retriever, scores, hits, classes) if classes else None
     why = WHY.search(text.lower()) is not None
+    classes = class_question(text, entities + [(n.start, n.end) for n in unlisted], premise=why) \
+        if reason is None and query is None else None
+    compared_in = class_statement(retriever, scores, hits, classes) if classes else None
     if reason is None:
         parts, quoted = [], []
         chosen = class_sentences(compared_in, retriever, scores, hits, policy, why) or \

@@ -56,7 +56,7 @@ ASPECTS = (
     _aspect("flexibility", "higher", r"more flexible|flexibility|гибче|более гибк|гибкост|更灵活|灵活性",
             "more flexible", "гибче", "更灵活"),
     _aspect("efficiency", "higher", r"more (?:energy[- ])?efficient|per watt|эффективне|на ватт|энергоэффектив\w*|"
-            r"能效|更高效|效率更高", "more efficient", "эффективнее", "更高效"),
+            r"能效|更高效|效率更高|省电|节能|功耗更低", "more efficient", "эффективнее", "更高效"),
     _aspect("scale", "higher", r"scales? (?:to|better)|larger topolog|more scalable|лучше масштаб|"
             r"масштабиру\w* лучше|扩展性更|更易扩展", "more scalable", "лучше масштабируется", "更易扩展"),
     _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|лучше|лучш\w+|"
@@ -114,11 +114,14 @@ def class_spans(text: str) -> list[tuple[int, int]]:
     return sorted(m.span() for pattern in CLASSES.values() for m in pattern.finditer(low))
 
 
-def class_question(text: str, names: list[tuple[int, int]]) -> ClassQuestion | None:
+def class_question(text: str, names: list[tuple[int, int]], premise: bool = False) -> ClassQuestion | None:
     """The two classes a question offers as alternatives and the aspects it asks about, or None. ``names``
-    are the spans of the products it names: a question that names one compares products, not classes."""
+    are the spans of the products it names: a question that names one compares products, not classes. With
+    ``premise`` (a question asking why: "почему TPU дешевле и проще объединять, чем GPU?"), naming both is
+    enough: the comparison is what it asks the reason for."""
     low = text.lower()
-    if names or not offers_classes(low):
+    both = len({cls for _, cls in _class_spans(low, [])}) == 2
+    if names or not (offers_classes(low) or premise and both):
         return None
     classes = tuple(dict.fromkeys(cls for _, cls in _class_spans(low, [])))
     aspects = tuple(dict.fromkeys(a.name for _, a in _aspects_in(low)))

@@ -27,6 +27,16 @@ def test_a_question_offering_two_classes_and_an_aspect_is_a_class_comparison():
     assert class_question("tpu v5p or a gpu, which is cheaper?", [(0, 8)]) is None
 
 
+def test_asked_why_one_class_is_better_naming_both_is_enough():
+    # "than" offers no alternative; asked why, the comparison is the premise whose reason is asked
+    for text in ("почему tpu дешевле и проще объединять в большие кластеры, чем gpu?", "why are tpus cheaper than gpus?",
+                 "为什么 tpu 比 gpu 更省电？"):
+        assert class_question(text, []) is None
+        found = class_question(text, [], premise=True)
+        assert found is not None and set(found.classes) == {"tpu", "gpu"}, text
+    assert class_question("why are tpus cheap?", [], premise=True) is None  # one class: no comparison
+
+
 def test_two_classes_offered_as_alternatives_are_never_ranked_as_instances():
     # whatever is asked of them: "哪个" offers them as much as "or" does, without an aspect word
     assert offers_classes("GPU 和 TPU 哪个片上快速缓存更大？") and offers_classes("TPU or GPU: which has more memory?")

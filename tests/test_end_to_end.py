@@ -268,6 +268,12 @@ def test_asked_why_one_class_wins_the_passage_answers_and_no_verdict_is_read_fir
     assert asked["spec_answer"] and asked["spec_answer"]["kind"] == "comparison"  # asked which: the verdict leads
 
 
+def test_asked_why_one_class_wins_without_offering_both_the_sentence_comparing_them_answers(client):
+    # the English sentence says TPUs are cheaper and simpler to wire together, and why; asked in Russian
+    body = client.post("/v1/ask", json={"question": "почему TPU дешевле и проще объединять в большие кластеры, чем GPU?"}).json()
+    assert "cheaper and simpler to wire together" in body["answer"]["text"], body["answer"]["text"]
+
+
 def test_a_product_named_before_its_generation_in_chinese_is_a_name(client):
     # jieba splits the brand ("昆仑" and "芯"); the words before "二代" are the product asked about
     body = client.post("/v1/ask", json={"question": "昆仑芯二代的训练性能跟A100比怎么样？"}).json()
