@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kb.class_comparison import class_question, class_spans, comparison_answer, statements
+from kb.class_comparison import class_question, class_spans, comparison_answer, offers_classes, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.language import HAN
@@ -131,7 +131,7 @@ def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
 
 
 def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],
-                    policy: AnswerPolicy, why: bool = False) -> list[tuple[int, int, int]]:
+                    policy: AnswerPolicy, why: bool) -> list[tuple[int, int, int]]:
     """The sentence comparing the two classes first (asked why, with the sentence that gives its reason), then
     the best other sentences of other passages."""
     if not compared_in:
@@ -307,9 +307,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             quoted.append(c.n)
         if parts:
             answer = Answer(text=" ".join(parts), source_lang=citations[quoted[0] - 1].lang, citations=tuple(quoted))
-        # asked why one class is better ("为啥 TPU 比 GPU 更划算？"), the verdict is the question's premise: the
-        # sentence and its reason answer, and no verdict is read first
-        if compared_in and not why:
+        # asked why one class is better, not which ("为啥 TPU 比 GPU 更划算？"), the verdict is the question's
+        # premise: the sentence and its reason answer, and no verdict is read first
+        if compared_in and offers_classes(text):
             (pos, start, end), found = compared_in
             spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en")
     if observe is not None:

@@ -100,10 +100,15 @@ def _aspects_in(low: str) -> list[tuple[int, Aspect]]:
 
 def offers_classes(text: str) -> bool:
     """Whether a question names both classes and offers them as alternatives ("GPU 和 TPU 哪个缓存更大？",
-    "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it."""
+    "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it. The word that offers them
+    stands between the two ("为啥 TPU 比 GPU 更划算？是因为省电还是别的原因" offers reasons, not the classes)."""
     low = text.lower()
-    offered = _ALTERNATIVES.search(low) or (_JOINED.search(low) and not _RANKING.search(low))
-    return bool(offered) and len({cls for _, cls in _class_spans(low, [])}) == 2
+    spans = _class_spans(low, [])
+    if len({cls for _, cls in spans}) != 2:
+        return False
+    first = next(at for at, cls in spans if cls != spans[0][1])  # where the second class is first named
+    offered = _ALTERNATIVES.search(low, spans[0][0], first) or (_JOINED.search(low) and not _RANKING.search(low))
+    return bool(offered)
 
 
 def class_spans(text: str) -> list[tuple[int, int]]:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from kb.han_names import han_names, tagger
+from kb.han_names import HAN_RUN, han_names, tagger
 from kb.language import HAN, RUSSIAN_LOWER, word_frequency
 from kb.specs.clauses import COMPARING
 from kb.specs.quantities import NUMBER_WORDS
@@ -39,7 +39,6 @@ _MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Z
                            rf"|[{HAN}]{{1,6}}\d[A-Za-z0-9\-]*")  # Latin letters with digits, or Chinese ones: "思元590"
 _CAPITALIZED = re.compile(r"(?<![A-Za-zА-Яа-яЁё0-9\-])(?:[A-Z][a-z]{2,}|[А-ЯЁ][а-яё]{2,})(?![A-Za-zА-Яа-яЁё0-9])")
 _TOKEN = re.compile(rf"[a-z0-9{RUSSIAN_LOWER}]+(?:-[a-z0-9{RUSSIAN_LOWER}]+)*")
-_HAN_RUN = re.compile(f"[{HAN}]+")
 _SENTENCE_END = re.compile(r"[.!?…]\s+$")
 # where one sentence ends and another begins: a Chinese sentence runs on with no space ("…更大？在 k8s 上…")
 _SENTENCE_BREAK = re.compile(rf"[.?!。？！…](?:\s|[{HAN}])")
@@ -118,9 +117,9 @@ class CorpusWords:
 
     def mentions(self, name: str) -> bool:
         key = name.lower().strip("-")
-        if _HAN_RUN.search(key):
-            return all(run in self.han_text for run in _HAN_RUN.findall(key)) and \
-                all(self._latin_known(part) for part in _HAN_RUN.split(key) if part.strip("- "))
+        if HAN_RUN.search(key):
+            return all(run in self.han_text for run in HAN_RUN.findall(key)) and \
+                all(self._latin_known(part) for part in HAN_RUN.split(key) if part.strip("- "))
         return self._latin_known(key)
 
     def near(self, word: str) -> bool:
@@ -209,7 +208,7 @@ def corpus_words(texts) -> CorpusWords:
             words.add(token.replace("-", ""))
             words.update(token.split("-"))
         pairs.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
-        han.extend(_HAN_RUN.findall(text))
+        han.extend(HAN_RUN.findall(text))
     return CorpusWords(frozenset(words), "\u3000".join(han), frozenset(pairs), frozenset(defined), frozenset(names))
 
 
@@ -226,14 +225,11 @@ def _rare(word: str) -> bool:
     return word_frequency(word) < RARE_WORD
 
 
-
-
-
 def _is_quantity(question: str, start: int, end: int) -> bool:
     """Whether a letters-with-digits match is an amount; in Chinese only a count with its classifier
     ("一个13B模型") is, since a product's name runs into its number there ("昇腾910B")."""
     text = question[start:end]
-    han = _HAN_RUN.match(text)
+    han = HAN_RUN.match(text)
     tail = text[han.end():] if han else text
     if _FACTOR.fullmatch(tail) or (han and question[end:end + 1] in ("倍", "%", "％")):  # "快2倍", "高30%"
         return True
@@ -353,7 +349,6 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
                     not any(left <= a and b <= right for a, b in known):
                 return True
     return False
-
 
 
 def known_terms(question: str, words: CorpusWords, lang: str | None = "en",

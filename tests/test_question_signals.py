@@ -59,6 +59,10 @@ def test_names_the_corpus_never_mentions_in_any_script():
     assert _unknown("燧原第三代有多少显存", words, "zh") == ["燧原"]
     assert _unknown("英伟达第二代芯片的显存", words, "zh") == []
     assert _unknown("新一代 TPU 的显存", words, "zh") == []
+    # ordinary nouns after a known maker describe its product, they name none; nor do ordinary nouns alone
+    google = corpus_words(["谷歌的张量处理单元，即 TPU。显卡。"])
+    assert _unknown("谷歌张量处理单元第五代的显存多大？", google, "zh") == []
+    assert _unknown("显卡系列哪个显存最大？", google, "zh") == []
     assert _unknown("Сколько памяти у ускорителя Эльбрус?", words, "ru") == ["Эльбрус"]  # Cyrillic, not first
     assert _unknown("Graphcore IPU有多少内存？", words, "zh") == ["Graphcore"]  # no sentence-initial rule
     assert _unknown("Graphcore IPU сколько SRAM на чип", words, "ru") == ["Graphcore"]  # Latin opens a Russian one

@@ -47,6 +47,24 @@ def test_a_question_asking_by_how_much_leads_with_the_stated_factor(table, quest
     assert spec.relation is not None and spec.answer.relation == spec.relation.quote  # its row is cited
 
 
+def test_a_word_for_accelerator_or_a_limiting_factor_asks_no_speedup(table):
+    # 加速卡 and ускоритель are accelerators, not speed; "大几倍" and "больше" ask no compute
+    for question, lang in (("H100 加速卡比 A100 大几倍？", "zh"), ("Во сколько раз ускоритель Trainium2 больше, чем Trainium?", "ru")):
+        query, _ = lookup(table, question, lang)
+        assert query is None or query.attribute != "peak_compute", question
+    query, _ = lookup(table, "Is memory bandwidth the limiting factor for the H100 vs the A100?", "en")
+    assert query.attribute == "memory_bandwidth" and not query.ratio
+
+
+def test_two_products_compared_in_power_are_compared_in_compute_and_in_speed_alone_are_not(table):
+    for question, lang in (("что мощнее для обучения: Trainium2 от амазона или nvidia H100?", "ru"),
+                           ("trainium2 跟 h100 比谁更强？", "zh"), ("Which is more powerful, Trainium2 or H100?", "en")):
+        query, spec = lookup(table, question, lang)
+        assert query.attribute == "peak_compute" and spec.answer.higher == "nvidia-h100-sxm", question
+    # faster may be the memory's: with no precision named, the passages answer
+    assert lookup(table, "H100 和 H200 哪个更快？", "zh")[0] is None
+
+
 def test_without_a_fitting_stated_factor_the_values_own_ratio_leads(table):
     # the source's "6x faster for fp8" does not fit the table's 1,979 against 624 TFLOPS: the values speak
     _, spec = lookup(table, "How much faster is an H100 than an A100 for fp8?", "en")

@@ -774,10 +774,6 @@ def test_a_precision_and_a_word_for_power_compare_the_peak_in_that_precision(tab
     ("TPU 性能不差，那用 TPU 最大的问题是什么？", "zh"),
     ("What's the biggest drawback of the H100?", "en"),
     ("Какая самая большая проблема у TPU по производительности?", "ru"),
-    # whether one can do a thing is no count of what it is done with
-    ("what is LNC on trainium2? can i merge several neuroncores into one?", "en"),
-    ("Можно ли объединить несколько NeuronCore в один на Trainium2?", "ru"),
-    ("Trainium2 能不能把多个 NeuronCore 合并成一个？", "zh"),
 ])
 def test_what_a_thing_is_or_is_for_asks_a_definition_not_a_figure(table, question, lang):
     # "NeuronCore" and "CC-Core" are words of core counts; asked what they are, no count answers
@@ -797,7 +793,10 @@ def test_what_a_thing_is_or_is_for_asks_a_definition_not_a_figure(table, questio
     ("Какая пропускная способность памяти у H100 и какой у неё главный недостаток?", "ru", "memory_bandwidth"),
     ("Что делают тензорные ядра H100 и какая у них производительность в FP16?", "ru", "peak_compute"),
     ("TPU v5p 的内存最大是多少？", "zh", "memory_capacity"),
-    ("how much memory can I get on one H100?", "en", "memory_capacity"),  # a figure asked beside "can I"
+    # a polite request asks the figure all the same
+    ("Can you tell me the memory bandwidth of the H100?", "en", "memory_bandwidth"),
+    ("Можно ли узнать пропускную способность памяти у H100?", "ru", "memory_bandwidth"),
+    ("能不能告诉我 H100 的显存带宽？", "zh", "memory_bandwidth"),
     # the new attributes' cues leave ordinary questions alone
     ("Какое потребление памяти у A100?", "ru", "memory_capacity"),  # memory consumption is no power
     ("Сколько каналов памяти у H100?", "ru", "memory_capacity"),  # memory channels are no links

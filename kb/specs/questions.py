@@ -67,10 +67,10 @@ _HIGHER = {
 _ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:(?<!之)比|相比)",
                            re.IGNORECASE)
 # Words that ask how many times or by how much one side exceeds the other: the factor is the answer, so it leads.
-_RATIO = re.compile(r"\bhow many times\b|(?<!form )\bfactor\b|\bspeed-?ups?\b|\bmultiplier\b|\bby how much\b|\bhow much (?:faster|slower|more|less|higher|"
+_RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bspeed-?ups?\b|\bmultiplier\b|\bby how much\b|\bhow much (?:faster|slower|more|less|higher|"
                     r"lower|bigger|larger|smaller|cheaper)\b|\bin percent\b|\bwhat percent|\bhow many percent|"
                     r"во сколько раз|на сколько процент|(?:на ?сколько|насколько) (?:больше|меньше|быстрее|медленнее|"
-                    r"дешевле|дороже|выше|ниже)|(?<![а-яё])ускорени\w*|几倍|多少倍|倍数|加速比|百分之几|百分之多少|多少\s*%|"
+                    r"дешевле|дороже|выше|ниже)|(?<![а-яё])ускорени[ея](?![а-яё])|几倍|多少倍|倍数|加速比|百分之几|百分之多少|多少\s*%|"
                     r"(?<!最)(?:高|低|快|慢|便宜|贵)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
 _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-яё])|倍")
 # A Chinese count asked with a measure word ("几条 NVLink", "多少个核心") wants things counted, never an amount
@@ -78,8 +78,7 @@ _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-я�
 # "几个"/"多少个" before a unit or money ask for an amount of it ("多少个 GB", "几块钱"), no count
 _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|元|美元|美金|(?:[KMGTP]i?B?|TFLOPS|PFLOPS|W|瓦)(?![A-Za-z])))", re.IGNORECASE)
 # An English noun phrase ends in its head: a cue word right before a noun of a part ("compute engine", "memory
-# controller", "compute die") only says which part, and the part is what the phrase names, not the cue's attribute
-# (when another cue names one).
+# controller", "compute die") only says which part, not the cue's attribute (when another cue names one).
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
 WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为啥|为何|怎么会")
@@ -90,12 +89,10 @@ DEFINES = re.compile(r"^\W*what (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} 
                      r"^\W*what (?:does|do) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} do\W*$|"
                      r"что такое|для чего (?:нуж|служ|использ)\w*|(?<![а-яё])зачем нуж\w*|"
                      r"什么是|是干什么|干什么用|做什么用|有什么用|起什么作用")
-# What a thing does, the main drawback, or whether one can do a thing asks a reason, not a figure ("что делают
-# CC-Cores", "能干什么", "the biggest problem with TPUs", "最大的问题", "can I merge NeuronCores", "можно ли"), unless
-# a clause of its own asks for the figure ("What is the H100's memory bandwidth, and what is its main drawback?")
+# What a thing does, or the main drawback, asks a reason, not a figure ("что делают CC-Cores", "能干什么", "the biggest
+# problem with TPUs", "最大的问题"), unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
 _PURPOSE_OR_DRAWBACK = re.compile(
-    r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|能不能|可不可以|能否|是否(?:可以|能)|"
-    r"\b(?:can|could) (?:i|we|you|one)\b|\bis it possible\b|(?<![а-яё])(?:можно|могу|можем|возможно) ли(?![а-яё])|"
+    r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|"
     r"\b(?:biggest|main|major|largest|greatest|key|primary|chief|worst)\s+(?:[a-z-]+\s+)?"
     r"(?:problems?|issues?|drawbacks?|downsides?|limitations?|weakness(?:es)?|disadvantages?)\b|"
     r"\bwhat(?:'s| is| are) the (?:catch|downsides?|drawbacks?)\b|(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)|"
@@ -108,10 +105,12 @@ _FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])
 # precision (the one attribute given per data type).
 _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
                          r"как быстро|(?<![а-яё])быстре\w*|сам\w+ быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
-                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сам\w+ мощн\w*|(?<![а-яё])мощност\w*|"
+                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сильнее|сам\w+ (?:мощн|сильн)\w*|(?<![а-яё])мощност\w*|"
                          r"更强|最强")
 # of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
-_FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强")
+_FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|сильнее|更强")
+_POWER = re.compile(r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сильнее|сам\w+ (?:мощн|сильн)\w*|更强|最强")
+_SPEEDUP = re.compile(r"快|加速比|加速了|быстр|ускорени[ея](?![а-яё])|\bfaster\b|\bspeed-?up")
 PER_PRECISION = "peak_compute"
 # Words that qualify a figure as achieved in practice rather than the datasheet's peak ("real matmul", "实测").
 # Adjectives only: the adverbs ("actually faster", "реально быстрее", "实际上") stress a comparison.
@@ -231,13 +230,14 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         fast = None
     compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
     ratio = bool(_RATIO.search(low))
-    # a precision is what two things are compared in ("is a B300 or a B200 the better pick for FP64?")
-    if not cues and dtype and (fast or len(entities) >= 2 and compare and not _SUPPORT.search(low)) and \
-            PER_PRECISION in vocabulary.attributes:
+    # a precision is what two things are compared in ("is a B300 or a B200 the better pick for FP64?"); compute
+    # power is, with none named ("что мощнее: Trainium2 или H100?"; "faster" may mean memory, "more powerful" not)
+    if not cues and (dtype and (fast or len(entities) >= 2 and compare and not _SUPPORT.search(low)) or
+                     len(entities) >= 2 and _POWER.search(low)) and PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]
     # "H100 比 A100 快几倍？": how much faster one is than the other, where the corpus states it of their compute
-    # (a word of speed, not of size: "H100 比 A100 大几倍" asks no compute)
-    if not cues and len(entities) >= 2 and (fast or ratio and re.search(r"快|加速|быстр|ускор|\bfaster\b|\bspeed-?up", low)) and \
+    # (a word of speed, not of size: "H100 比 A100 大几倍", "加速卡 ... 大几倍" ask no compute)
+    if not cues and len(entities) >= 2 and (fast or ratio and _SPEEDUP.search(low)) and \
             table.relation_between(entities[0], entities[1], PER_PRECISION) is not None:
         cues = [(0, PER_PRECISION)]
     if not cues:
