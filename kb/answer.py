@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kb.class_comparison import class_question, class_spans, comparison_answer, offers_classes, statements
+from kb.class_comparison import class_question, class_spans, comparison_answer, offered_between, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.language import HAN
@@ -309,7 +309,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             answer = Answer(text=" ".join(parts), source_lang=citations[quoted[0] - 1].lang, citations=tuple(quoted))
         # asked why one class is better, not which ("为啥 TPU 比 GPU 更划算？"), the verdict is the question's
         # premise: the sentence and its reason answer, and no verdict is read first
-        if compared_in and offers_classes(text):
+        if compared_in and (not why or offered_between(text)):
             (pos, start, end), found = compared_in
             spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en")
     if observe is not None:

@@ -100,15 +100,23 @@ def _aspects_in(low: str) -> list[tuple[int, Aspect]]:
 
 def offers_classes(text: str) -> bool:
     """Whether a question names both classes and offers them as alternatives ("GPU 和 TPU 哪个缓存更大？",
-    "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it. The word that offers them
-    stands between the two ("为啥 TPU 比 GPU 更划算？是因为省电还是别的原因" offers reasons, not the classes)."""
+    "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it."""
+    low = text.lower()
+    offered = _ALTERNATIVES.search(low) or (_JOINED.search(low) and not _RANKING.search(low))
+    return bool(offered) and len({cls for _, cls in _class_spans(low, [])}) == 2
+
+
+def offered_between(text: str) -> bool:
+    """Whether the word that offers the classes stands between them ("Is TPU or GPU cheaper, and why?", "TPU 和
+    GPU 哪个更划算？为什么？"): a question asking why then asks which too. "为啥 TPU 比 GPU 更划算？是因为省电还是别的原因"
+    offers reasons, and "为什么 TPU 跟 GPU 相比更省钱？" joins the two without asking which."""
     low = text.lower()
     spans = _class_spans(low, [])
-    if len({cls for _, cls in spans}) != 2:
+    second = next((at for at, cls in spans if cls != spans[0][1]), None) if spans else None
+    if second is None:
         return False
-    first = next(at for at, cls in spans if cls != spans[0][1])  # where the second class is first named
-    offered = _ALTERNATIVES.search(low, spans[0][0], first) or (_JOINED.search(low) and not _RANKING.search(low))
-    return bool(offered)
+    between = low[spans[0][0]:second]
+    return bool(_ALTERNATIVES.search(between) or re.search(r"[跟和与]", between) and re.search(r"谁|哪(?!里|儿)", low))
 
 
 def class_spans(text: str) -> list[tuple[int, int]]:
@@ -125,10 +133,9 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
     ``premise`` (a question asking why: "почему TPU дешевле и проще объединять, чем GPU?"), naming both is
     enough: the comparison is what it asks the reason for."""
     low = text.lower()
-    both = len({cls for _, cls in _class_spans(low, [])}) == 2
-    if names or not (offers_classes(low) or premise and both):
-        return None
     classes = tuple(dict.fromkeys(cls for _, cls in _class_spans(low, [])))
+    if names or not (offers_classes(low) or premise and len(classes) == 2):
+        return None
     aspects = tuple(dict.fromkeys(a.name for _, a in _aspects_in(low)))
     if not aspects:
         return None

@@ -103,6 +103,7 @@ class Name:
     start: int
     end: int
     rare_word: bool = False  # a lower-case word taken for a name only because general English rarely uses it
+    before_series: bool = False  # Chinese nouns before a generation or series ("昆仑芯" of 昆仑芯二代)
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,11 @@ class CorpusWords:
             return all(run in self.han_text for run in HAN_RUN.findall(key)) and \
                 all(self._latin_known(part) for part in HAN_RUN.split(key) if part.strip("- "))
         return self._latin_known(key)
+
+    def writes_part_of(self, name: str) -> bool:
+        """Whether the corpus writes two or more of the name's characters side by side: "英伟达卡" of 英伟达卡系列 or
+        "黄家安培" of 老黄家安培系列 describe what the corpus names (英伟达, 安培), however jieba cut the words."""
+        return any(name[i:j] in self.han_text for i in range(len(name)) for j in range(i + 2, len(name) + 1))
 
     def near(self, word: str) -> bool:
         """Whether a word is a near-spelling of one the corpus writes (a typo of it); a short word is too close
@@ -277,7 +283,7 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
     if not _CAPITAL.search(question, skip_to):  # a question that capitalizes no name may write one in lower case
         found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _LOWER_WORD.finditer(question)
                   if _rare(m.group(0))]
-    found += [Name(text, start, end) for text, start, end in han_names(question)]
+    found += [Name(text, start, end, before_series=series) for text, start, end, series in han_names(question)]
     # one name per place: the longest of those that overlap
     out: list[Name] = []
     for name in sorted(found, key=lambda n: (n.start, -(n.end - n.start))):
@@ -299,7 +305,8 @@ def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
             any(n.end <= a and not question[n.end:a].strip() and all(words.mentions(w) for w in n.text.split())
                 for a, _ in entities)
     unknown = [n for n in (names_in(question, lang) if names is None else names)
-               if not words.mentions(n.text) and not maker_and_entity(n)]
+               if not words.mentions(n.text) and not maker_and_entity(n) and
+               not (n.before_series and words.writes_part_of(n.text))]
     # one rare word alone is as likely jargon the corpus does not use ("finetuning", "dataloader"); a maker and
     # a product ("groq lpu", "graphcore bow ipu") are two, and a typo of a corpus word is neither
     if sum(n.rare_word for n in unknown) >= 2:

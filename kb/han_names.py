@@ -20,7 +20,7 @@ from kb.language import HAN
 HAN_RUN = re.compile(f"[{HAN}]+")
 _PROPER = {"nr", "nt", "nz", "nrfg"}  # jieba's tags of person, organization and other proper names
 _NAMING = _PROPER | {"nrt", "ns"}  # and of transliterated names and places: the pieces a brand is made of
-RARE_NAME, COMMON_PIECE = 10, 20  # a name jieba counts at most this often; a word this many times more frequent
+_RARE_NAME, _COMMON_PIECE = 10, 20  # a name jieba counts at most this often; a word this many times more frequent
 # not a relative generation (新一代, 上一代, 哪一代, 每一代, 老一代); a number before 代 is one ("2代")
 _SERIES = re.compile(r"(?<![新上下这那哪每同首前后老旧本近])(?:第?[一二三四五六七八九十两]|\d+)代|系列")
 _LATIN_AFTER = re.compile(r"\s*[A-Za-z0-9]")  # "谷歌第二代 TPU": the generation is of the product that follows
@@ -35,7 +35,7 @@ def tagger():
     return jieba.posseg
 
 
-def ordinary_compound(word: str) -> bool:
+def _ordinary_compound(word: str) -> bool:
     """A proper noun jieba's HMM invented from ordinary words of its dictionary ("张卡" of 多少张卡: the
     classifier 张 and 卡) is no name; one its dictionary lists ("寒武纪") or built on a name ("华为X") is, unless
     the dictionary lists it as a rare name that two common ordinary words spell ("连接成": 连接 and 成)."""
@@ -45,8 +45,8 @@ def ordinary_compound(word: str) -> bool:
     jieba.dt.check_initialized()
     freq = jieba.dt.FREQ
     if freq.get(word):
-        return freq[word] <= RARE_NAME and tags.get(word) == "nr" and any(
-            min(freq.get(word[:i], 0), freq.get(word[i:], 0)) >= COMMON_PIECE * freq[word] and
+        return freq[word] <= _RARE_NAME and tags.get(word) == "nr" and any(
+            min(freq.get(word[:i], 0), freq.get(word[i:], 0)) >= _COMMON_PIECE * freq[word] and
             not {tags.get(word[:i]), tags.get(word[i:])} & _NAMING for i in range(1, len(word)))
     pieces = jieba.lcut(word, HMM=False)
     return len(pieces) > 1 and all(jieba.dt.FREQ.get(p) and tags.get(p) not in _NAMING for p in pieces)
@@ -68,22 +68,23 @@ def _name_like(word: str, flag: str) -> bool:
     return flag in _NAMING or not jieba.dt.FREQ.get(word)
 
 
-def han_names(question: str) -> list[tuple[str, int, int]]:
-    """(name, start, end) of the names the question writes in Chinese characters."""
+def han_names(question: str) -> list[tuple[str, int, int, bool]]:
+    """(name, start, end, before a series) of the names the question writes in Chinese characters."""
     found = []
     for run in HAN_RUN.finditer(question):
         # where the nouns just read start, and where the last name-like one of them ends
         pos, start, named_end = run.start(), None, None
         words = list(tagger().cut(run.group(0)))
         for k, (word, flag) in enumerate(words):
-            if flag in _PROPER and len(word) >= 2 and not ordinary_compound(word):
-                found.append((word, pos, pos + len(word)))
+            if flag in _PROPER and len(word) >= 2 and not _ordinary_compound(word):
+                found.append((word, pos, pos + len(word), False))
             series = _SERIES.match(question, pos)
             # the name-like word ends the name, or one character does ("芯" of 昆仑芯); ordinary nouns after a
             # maker describe its product ("谷歌张量处理单元第五代": Google's tensor processing unit)
             if series and named_end is not None and pos - named_end <= 1 and pos - start >= 2 and \
-                    not _LATIN_AFTER.match(question, series.end()) and not _noun_at(words, k, series.end() - pos):
-                found.append((question[start:pos], start, pos))
+                    not _LATIN_AFTER.match(question, series.end()) and not _noun_at(words, k, series.end() - pos) and \
+                    not any(f[1] == start and f[2] == pos for f in found):  # a proper noun found already
+                found.append((question[start:pos], start, pos, True))
             # a noun, or a character jieba leaves untagged as a noun ("g", "vg": 芯 of 昆仑芯, 沐 of 沐曦)
             if flag[:1] in ("n", "g") or flag == "vg":
                 start = pos if start is None else start

@@ -264,10 +264,16 @@ def test_asked_why_one_class_wins_the_passage_answers_and_no_verdict_is_read_fir
     body = client.post("/v1/ask", json={"question": question}).json()
     assert body["answerable"] and body["spec_answer"] is None, body["spec_answer"]
     assert re.search(r"ватт|затрат|cheaper|便宜|成本", body["answer"]["text"]), body["answer"]["text"]
-    # asked which (and why), the verdict leads; "还是" or "или" joining no classes offers none
-    for asked_which in (offered, "Is TPU or GPU cheaper, and why?", "TPU 和 GPU 哪个更划算？为什么？"):
+    # asked which (and why), the verdict leads; "还是" or "или" joining no classes offers none, nor does 跟 alone
+    for asked_which in (offered, "Is TPU or GPU cheaper, and why?", "TPU 和 GPU 哪个更划算？为什么？",
+                        "TPU 比 GPU 更划算吗？还是 GPU 更划算？"):
         asked = client.post("/v1/ask", json={"question": asked_which}).json()
         assert asked["spec_answer"] and asked["spec_answer"]["kind"] == "comparison", asked_which
+    joined = client.post("/v1/ask", json={"question": "为什么 TPU 跟 GPU 相比更省钱？"}).json()
+    assert joined["spec_answer"] is None and joined["answer"]
+    # offered without asking why, the classes are never ranked as instances ("AWS EC2 DL1: 60% cheaper ...")
+    ranked = client.post("/v1/ask", json={"question": "TPU and GPU — which is cheaper?"}).json()
+    assert ranked["spec_answer"]["attribute"] == "cost" and not ranked["specs"]
 
 
 def test_asked_why_one_class_wins_without_offering_both_the_sentence_comparing_them_answers(client):

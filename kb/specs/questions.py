@@ -66,12 +66,14 @@ _HIGHER = {
 # entity on either side the question compares classes, and the passage that compares them answers it.
 _ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])или(?![а-яё])|还是|[跟和与].{1,12}?(?:(?<!之)比|相比)",
                            re.IGNORECASE)
+# A speedup asked for ("the speedup of X over Y", "FP8 speedup factor"), not a kind of thing ("speedup techniques")
+_SPEEDUP_OF = r"\bspeed-?ups?\b(?=\s*(?:factor|of|over|from|vs|versus|compared|for|in|on|at|with|when|[?,.]|$))"
 # Words that ask how many times or by how much one side exceeds the other: the factor is the answer, so it leads.
-_RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|\bspeed-?ups?\b|\bmultiplier\b|\bby how much\b|\bhow much (?:faster|slower|more|less|higher|"
+_RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|" + _SPEEDUP_OF + r"|\bmultiplier\b|\bby how much\b|\bhow much (?:faster|slower|more|less|higher|"
                     r"lower|bigger|larger|smaller|cheaper)\b|\bin percent\b|\bwhat percent|\bhow many percent|"
                     r"во сколько раз|на сколько процент|(?:на ?сколько|насколько) (?:больше|меньше|быстрее|медленнее|"
                     r"дешевле|дороже|выше|ниже)|(?<![а-яё])ускорени[ея](?![а-яё])|几倍|多少倍|倍数|加速比|百分之几|百分之多少|多少\s*%|"
-                    r"(?<!最)(?:高|低|快|慢|便宜|贵)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
+                    r"(?<!最)(?:高|低|快|慢|便宜|贵|加速)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
 _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-яё])|倍")
 # A Chinese count asked with a measure word ("几条 NVLink", "多少个核心") wants things counted, never an amount
 # of bytes or a rate: a reading whose attribute is no count is none, and the passages answer
@@ -105,12 +107,11 @@ _FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])
 # precision (the one attribute given per data type).
 _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
                          r"как быстро|(?<![а-яё])быстре\w*|сам\w+ быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
-                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сильнее|сам\w+ (?:мощн|сильн)\w*|(?<![а-яё])мощност\w*|"
+                         r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сам\w+ мощн\w*|(?<![а-яё])мощност\w*|"
                          r"更强|最强")
 # of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
-_FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|сильнее|更强")
-_POWER = re.compile(r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сильнее|сам\w+ (?:мощн|сильн)\w*|更强|最强")
-_SPEEDUP = re.compile(r"快|加速比|加速了|быстр|ускорени[ея](?![а-яё])|\bfaster\b|\bspeed-?up")
+_FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强")
+_SPEEDUP = re.compile(r"快|加速比|加速了|быстр|ускорени[ея](?![а-яё])|\bfaster\b|" + _SPEEDUP_OF)
 PER_PRECISION = "peak_compute"
 # Words that qualify a figure as achieved in practice rather than the datasheet's peak ("real matmul", "实测").
 # Adjectives only: the adverbs ("actually faster", "реально быстрее", "实际上") stress a comparison.
@@ -230,10 +231,9 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         fast = None
     compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
     ratio = bool(_RATIO.search(low))
-    # a precision is what two things are compared in ("is a B300 or a B200 the better pick for FP64?"); compute
-    # power is, with none named ("что мощнее: Trainium2 или H100?"; "faster" may mean memory, "more powerful" not)
-    if not cues and (dtype and (fast or len(entities) >= 2 and compare and not _SUPPORT.search(low)) or
-                     len(entities) >= 2 and _POWER.search(low)) and PER_PRECISION in vocabulary.attributes:
+    # a precision is what two things are compared in ("is a B300 or a B200 the better pick for FP64?")
+    if not cues and dtype and (fast or len(entities) >= 2 and compare and not _SUPPORT.search(low)) and \
+            PER_PRECISION in vocabulary.attributes:
         cues = [(0, PER_PRECISION)]
     # "H100 比 A100 快几倍？": how much faster one is than the other, where the corpus states it of their compute
     # (a word of speed, not of size: "H100 比 A100 大几倍", "加速卡 ... 大几倍" ask no compute)
