@@ -993,3 +993,14 @@ def test_russian_power_with_a_precision_is_compute_and_a_single_stack_is_per_sta
     assert understand("мощность gaudi3 в bf16?", "ru", table).attribute == "peak_compute"
     assert understand("HBM4 单个堆栈的最大数据速率是多少 GBps？", "zh", table).attribute == "stack_bandwidth"
     assert understand("HBM4 单个堆栈最大容量多少？", "zh", table).attribute == "stack_capacity"
+
+
+def test_a_ranking_of_listed_parts_is_no_ranking_of_products(table):
+    # the things ranked are listed, and they are parts of one system: the passage that compares them answers
+    for question, lang in (("on a TPU system, out of HBM, ICI and DCN which one is the slowest?", "en"),
+                           ("TPU的HBM、ICI、DCN这三种带宽里哪个最慢？", "zh"),
+                           ("Что медленнее всего в системе TPU: HBM, ICI или DCN?", "ru")):
+        assert understand(question, lang, table) is None, question
+    # a precision written with a slash, or a kind of product, lists nothing
+    assert understand("Which is the fastest FP16/BF16 GPU?", "en", table).kind == "superlative"
+    assert understand("Which GPU has the most memory?", "en", table).kind == "superlative"
