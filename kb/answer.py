@@ -27,15 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kb.class_comparison import (
-    NAMES,
-    class_question,
-    class_spans,
-    comparison_answer,
-    offered_between,
-    product_question,
-    statements,
-)
+from kb.class_comparison import class_question, class_spans, comparison_answer, offered_between, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.language import HAN
@@ -43,7 +35,6 @@ from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
-from kb.specs.clauses import SUBJECT_KINDS
 from kb.specs.lines import name_generations, unlisted_variant
 from kb.specs.present import lookup
 from kb.specs.questions import WHY
@@ -191,7 +182,7 @@ def gate_applies(known: list[tuple[int, int]], spec, query=None) -> bool:
     return not known and not (found and (query.entities or ranks_kind))
 
 
-def class_statement(retriever: Retriever, scores: QueryScores, hits: list[Hit], question, products: bool = False):
+def class_statement(retriever: Retriever, scores: QueryScores, hits: list[Hit], question):
     """((hit position, body start, body end), statement) of the sentence of the top passages that states which
     of the two asked classes is better at the most of the asked aspects, the best-scoring such sentence among
     those quotable (within ``SENTENCE_MARGIN`` of the best); None when none does."""
@@ -207,9 +198,7 @@ def class_statement(retriever: Retriever, scores: QueryScores, hits: list[Hit], 
             break
         c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
         text = normalize_for_matching(index.chunks[c].span_text(s, e))
-        mentions = vocabulary.mentions(text)
-        sides = [(m.start, m.entity) for m in mentions] if products else None
-        if stated := statements(text, [(m.start, m.end) for m in mentions], question, sides):
+        if stated := statements(text, [(m.start, m.end) for m in vocabulary.mentions(text)], question):
             found.append((len({st.aspect.name for st in stated}), -len(found), (top[c], s, e), stated[0]))
     if not found:
         return None
@@ -303,12 +292,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     why = WHY.search(text.lower()) is not None
     classes = class_question(text, entities + [(n.start, n.end) for n in unlisted], premise=why) \
         if reason is None and query is None else None
-    # two products compared in an aspect no attribute measures ("is TPU v5p faster than an A100 in big
-    # workloads?"): a sentence naming both that says which is better at it
-    pair = tuple(dict.fromkeys(m.entity for m in mentions if vocabulary.entities[m.entity].kind in SUBJECT_KINDS))
-    products = classes is None and reason is None and query is None and len(pair) == 2
-    classes = product_question(text, pair) if products else classes  # type: ignore[arg-type]
-    compared_in = class_statement(retriever, scores, hits, classes, products) if classes else None
+    compared_in = class_statement(retriever, scores, hits, classes) if classes else None
     if reason is None:
         parts, quoted = [], []
         chosen = class_sentences(compared_in, retriever, scores, hits, policy, why) or \
@@ -327,8 +311,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         # premise: the sentence and its reason answer, and no verdict is read first
         if compared_in and (not why or offered_between(text)):
             (pos, start, end), found = compared_in
-            sides = {e: vocabulary.entities[e].name for e in pair} if products else NAMES
-            spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en", sides)
+            spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en")
     if observe is not None:
         observe("retrieve", retrieved - started)
         observe("compose", time.perf_counter() - retrieved)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from kb.language import HAN
 from kb.response import ComparisonAnswer
-from kb.specs.clauses import clause, compared
+from kb.specs.clauses import compared
 
 # Classes of product, as users and the corpus write them; a class word inside a product name ("TPU v5p") is
 # the product, not the class, and the caller drops those.
@@ -142,34 +142,14 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
     return ClassQuestion(classes, aspects)  # type: ignore[arg-type]
 
 
-def product_question(text: str, pair: tuple[str, str]) -> ClassQuestion | None:
-    """Two products compared in an aspect the fact table has no attribute for ("in big training workloads is TPU
-    v5p faster than an A100?", "кто быстрее на больших нагрузках, TPU v5p или A100?"): the aspects asked, or None."""
-    aspects = tuple(dict.fromkeys(a.name for _, a in _aspects_in(text.lower())))
-    return ClassQuestion(pair, aspects) if aspects else None
-
-
-def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion,
-               products: list[tuple[int, str]] | None = None) -> list[ClassStatement]:
+def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion) -> list[ClassStatement]:
     """What a sentence states of the asked classes on the asked aspects: each asked comparative with the
-    class named nearest before it, not as the other side ("than GPUs") nor inside a product's name. Of two
-    products (``products``: where the sentence names which entity), only a sentence that names both states how
-    they compare ("TPU v4 и v5p ... стабильно обгоняют GPU, такие как A100"): one side alone may be compared with
-    anything else."""
+    class named nearest before it, not as the other side ("than GPUs") nor inside a product's name."""
     low = text.lower()
-    if products is not None and {e for _, e in products if e in question.classes} != set(question.classes):
-        return []
-    sides = products if products is not None else _class_spans(low, names)
-    classes = [(at, cls) for at, cls in sides if cls in question.classes and not compared(low, at)]
+    classes = [(at, cls) for at, cls in _class_spans(low, names) if cls in question.classes and not compared(low, at)]
     found = []
     for at, aspect in _aspects_in(low):
         before = [cls for start, cls in classes if start < at and at - start <= _NEAR]
-        if products is not None and before:
-            # a product is compared by what its own clause says, else by the sentence it is the subject of: "H200
-            # is the same as H100 but ..., and its memory is faster" says so of the H200
-            left, _ = clause(low, at, at + 1)
-            own = [cls for start, cls in classes if left <= start < at]
-            before = own or ([classes[0][1]] if classes[0][0] == sides[0][0] else [])
         if aspect.name in question.aspects and before:
             winner = before[-1]
             loser = next(c for c in question.classes if c != winner)
@@ -177,11 +157,10 @@ def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion,
     return found
 
 
-def comparison_answer(statement: ClassStatement, quote: str, lang: str,
-                      names: dict[str, str] = NAMES) -> ComparisonAnswer:
-    """The spec answer a class (or product) comparison reads first: the winner, in the question's language,
-    resting on the quoted sentence; ``names`` are the sides' names to write."""
-    a, w, lo = statement.aspect, names[statement.winner], names[statement.loser]
+def comparison_answer(statement: ClassStatement, quote: str, lang: str) -> ComparisonAnswer:
+    """The spec answer a class comparison reads first: the winner, in the question's language, resting on the
+    quoted sentence."""
+    a, w, lo = statement.aspect, NAMES[statement.winner], NAMES[statement.loser]
     word = a.words.get(lang, a.words["en"])
     text = {"en": f"{w} is {word} than {lo}, as the sentence quoted below states.",
             "ru": f"{w} {word}, чем {lo}: так сказано в приведённой ниже цитате.",

@@ -3,7 +3,7 @@ the asked aspect decides, whatever its language; a product's name or the other s
 
 from __future__ import annotations
 
-from kb.class_comparison import class_question, comparison_answer, offers_classes, product_question, statements
+from kb.class_comparison import class_question, comparison_answer, offers_classes, statements
 
 
 def _question(text: str):
@@ -75,23 +75,3 @@ def test_the_answer_names_the_winner_first_in_the_questions_language():
     assert ru.relation == quote and not ru.comparable
     assert comparison_answer(found, quote, "zh").text.startswith("TPU 比 GPU 更便宜")
     assert comparison_answer(found, quote, "en").text.startswith("TPU is cheaper than GPU")
-
-
-def test_two_products_compare_only_in_a_sentence_naming_both_by_what_their_own_clause_or_subject_says():
-    question = product_question("is tpu v5p faster than an a100 in big workloads?", ("v5p", "a100"))
-    assert question is not None and question.aspects == ("speed",)
-    assert product_question("what is the memory of tpu v5p and a100?", ("v5p", "a100")) is None  # no aspect
-    text = "TPU v5p can be 2.8x faster than previous TPUs, and beats GPUs such as A100"
-    sides = [(text.index("v5p"), "v5p"), (text.index("A100"), "a100")]
-    (found,) = statements(text, [], question, sides)
-    assert (found.winner, found.loser) == ("v5p", "a100")
-    # one side alone is compared with something else: no statement about the pair
-    assert statements("TPU v5p is 2.8x faster than previous TPUs", [], question, [(4, "v5p")]) == []
-    # the comparative's own clause names no product: the sentence's subject is what it says it of, not the
-    # product named nearest before it
-    pair = product_question("h100 or h200, which is faster?", ("h100", "h200"))
-    text = "H200 is the same as H100 but has more memory, and its memory is faster"
-    (found,) = statements(text, [], pair, [(0, "h200"), (text.index("H100"), "h100")])
-    assert found.winner == "h200"
-    answer = comparison_answer(found, text, "en", {"h200": "NVIDIA H200 SXM", "h100": "NVIDIA H100 SXM"})
-    assert answer.text.startswith("NVIDIA H200 SXM is faster than NVIDIA H100 SXM")

@@ -250,15 +250,3 @@ def unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:
              and table.entities_with(a.id)]
     return [(0, named[0])] if len(named) == 1 else []
 
-
-# Three or more names listed ("HBM, ICI and DCN", "HBM、ICI、DCN"), or two offered as alternatives ("ICI or DCN"):
-_NAME = r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?![A-Za-z0-9-])"
-_LISTED = re.compile(rf"{_NAME}(?:\s*[,、，]\s*{_NAME})+\s*(?:[,、，]\s*(?:and|or|и|или|和|与|或|还是|以及)?|"
-                     rf"(?:and|or|и|или|和|与|或|还是|以及))\s*{_NAME}|{_NAME}\s*(?:or|или|还是|或)\s*{_NAME}")
-
-
-def lists_parts(text: str) -> bool:
-    """Whether a question that ranks with no product named lists the things it ranks ("out of HBM, ICI and DCN,
-    which one is the slowest?", "TPU 的 HBM、ICI、DCN 哪个最慢？"): they are the parts of one system, and no
-    ranking of every product in the table answers it."""
-    return _LISTED.search(text) is not None

@@ -245,3 +245,23 @@ def unlisted_variant(vocabulary: Vocabulary, text: str, mention: Mention) -> tup
         return None
     return mention.start, m.end()
 
+
+
+_NAME = r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?![A-Za-z0-9-])"
+# three or more names listed ("HBM, ICI and DCN", "HBM、ICI、DCN")
+_LISTED = re.compile(rf"{_NAME}(?:\s*[,、，]\s*{_NAME})+\s*(?:[,、，]\s*(?:and|or|и|или|和|与|或|还是|以及)?|"
+                     rf"(?:and|or|и|или|和|与|或|还是|以及))\s*{_NAME}")
+
+
+def lists_parts(text: str, lang: str, vocabulary) -> bool:
+    """Whether a question that ranks with no product named lists the parts it ranks ("out of HBM, ICI and DCN,
+    which one is the slowest?", "TPU 的 HBM、ICI、DCN 哪个最慢？"): two or more of the names listed are words of an
+    attribute, a memory type or a link. No ranking of every product in the table answers it. Listed makers,
+    clouds, precisions or frameworks ("among NVIDIA, AMD and Intel", "for FP8, BF16 and FP16") are no parts."""
+    for m in _LISTED.finditer(text):
+        names = re.findall(_NAME, m.group(0))
+        parts = [n for n in names if vocabulary.cue_spans(n.lower(), lang) or any(
+            vocabulary.entities[x.entity].kind not in SUBJECT_KINDS for x in vocabulary.mentions(n))]
+        if len(parts) >= 2:
+            return True
+    return False

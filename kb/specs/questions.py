@@ -18,10 +18,10 @@ from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
-from kb.specs.asked_attribute import choose_attribute, lists_parts, unit_cue
+from kb.specs.asked_attribute import choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per
 from kb.specs.facts import FactTable
-from kb.specs.lines import asked_line, line_generations, unlisted_variant
+from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
 from kb.specs.units import DTYPE, UNITS, counted
 from kb.textnorm import normalize_for_matching
 
@@ -291,7 +291,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
         kind = "comparison"
     elif not entities and (_ALTERNATIVES.search(low) or offers_classes(low)):
         return None  # classes compared ("TPU or GPU"): no ranking over whichever instances have a value
-    elif not entities and superlative and not lists_parts(text):  # "HBM, ICI or DCN: which is slowest?": passages
+    elif not entities and superlative and not lists_parts(text, lang, vocabulary):  # "HBM, ICI or DCN: which is slowest?": passages
         kind = "superlative"
     elif not entities and not unlisted:
         return None
