@@ -253,7 +253,10 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
                               terms, vocabulary.names_a_product_line) + \
         [Name(text[s:e], s, e) for m in mentions if (span := unlisted_variant(vocabulary, text, m))
          for s, e in [span]]
-    query, spec = lookup(index.facts, question, scores.lang, retriever.words.words, tuple(n.text for n in unlisted))
+    # a maker written in Russian or Chinese ("英伟达的哪款 GPU") is read by its Latin name, as the fact table gives it
+    makers = {e.vendor.lower() for e in vocabulary.entities.values() if e.vendor}
+    read = retriever.glossary.in_english(question, makers) if retriever.glossary else question
+    query, spec = lookup(index.facts, read, scores.lang, retriever.words.words, tuple(n.text for n in unlisted))
     known = known_subjects(retriever, text, scores.lang, names, entities, terms)
     judged = gate_applies(known, spec, query) and scores.domain is not None
     off_topic = judged and scores.domain < policy.answer_min_domain

@@ -6,6 +6,7 @@ to the tokens searched in English passages, "内存" in Chinese ones.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +24,7 @@ class Glossary:
         self._entries = [{lang: [tuple(tokenize(term)) for term in entry.get(lang, [])] for lang in LANGS}
                          for entry in entries]
         self.terms = tuple(term for entry in entries for lang in LANGS for term in entry.get(lang, []))
+        self._written = entries
 
     @classmethod
     def load(cls, path: Path) -> Glossary:
@@ -39,6 +41,20 @@ class Glossary:
                 for term in entry.get(target, []):
                     out.extend(term)
         return out
+
+
+    def in_english(self, text: str, words: set[str]) -> str:
+        """The text with the Russian and Chinese terms of each entry whose English term is one of ``words``
+        (lower case) written as that term: "英伟达的哪款 GPU" → " NVIDIA 的哪款 GPU", for readings that know makers
+        only by the Latin names the fact table gives them."""
+        for entry in self._written:
+            english = next((t for t in entry.get("en", []) if t.lower() in words), None)
+            for lang in ("ru", "zh"):
+                # a Russian word stands alone; a Chinese one runs into what follows ("英伟达A100")
+                edge = r"(?<![A-Za-zА-Яа-яЁё]){}(?![A-Za-zА-Яа-яЁё])" if lang == "ru" else "{}"
+                for term in (t for t in entry.get(lang, []) if english and t != english):
+                    text = re.sub(edge.format(re.escape(term)), f" {english} ", text, flags=re.IGNORECASE)
+        return text
 
 
 @lru_cache(maxsize=4)

@@ -282,6 +282,14 @@ def test_asked_why_one_class_wins_without_offering_both_the_sentence_comparing_t
     assert "cheaper and simpler to wire together" in body["answer"]["text"], body["answer"]["text"]
 
 
+@pytest.mark.parametrize("question", ["英伟达的哪款 GPU 显存最大？", "Какой GPU от Нвидиа имеет больше всего памяти?",
+                                      "Which NVIDIA GPU has the most memory?"])
+def test_a_maker_written_in_any_script_restricts_the_ranking_to_its_products(client, question):
+    # the maker's Chinese and Russian names are the glossary's; every product ranked is NVIDIA's, never AMD's MI350X
+    summary = client.post("/v1/ask", json={"question": question}).json()["spec_answer"]
+    assert summary["kind"] == "superlative" and summary["best"].startswith("nvidia-"), summary
+
+
 def test_a_product_named_before_its_generation_in_chinese_is_a_name(client):
     # jieba splits the brand ("昆仑" and "芯"); the words before "二代" are the product asked about
     body = client.post("/v1/ask", json={"question": "昆仑芯二代的训练性能跟A100比怎么样？"}).json()

@@ -54,6 +54,18 @@ def test_which_generation_asks_within_the_line_whatever_number_counts_them(vocab
     assert asked_line(low, vocabulary.mentions(low), vocabulary) == ((), ())
 
 
+def test_a_maker_named_before_which_in_chinese_is_the_group_ranked(vocabulary):
+    # Chinese writes the group before 哪 ("NVIDIA 的哪款 GPU"), English after "which"
+    for question in ("nvidia 的哪款 gpu 显存最大？", " nvidia 系列显卡里哪个显存最大？", "谷歌 google 哪款 tpu 显存最大"):
+        low = question.lower()
+        line, _ = asked_line(low, vocabulary.mentions(low), vocabulary)
+        assert line and line[0] in ("nvidia", "google", "tpu"), question
+    # two groups joined are compared, a group excepted or in another clause restricts nothing
+    for question in ("amd 和 nvidia 哪个的显卡显存更大？", "除了 nvidia，哪款芯片显存最大？"):
+        low = question.lower()
+        assert asked_line(low, vocabulary.mentions(low), vocabulary) == ((), ()), question
+
+
 def test_a_plural_of_a_name_the_corpus_writes_is_that_name():
     words = corpus_words(["DL1 instances carry eight Gaudi processors; P4d carries A100 GPUs."])
     question = "Which was cheaper per hour: a DL1 with 8 Gaudis or a P4d with 8 A100s?"

@@ -41,3 +41,12 @@ def test_a_maker_written_in_another_script_is_no_unknown_name(project_settings):
     for question, lang in (("谷歌 TPU v5p 有多少内存？", "zh"), ("Сколько памяти у TPU v5p от Гугл?", "ru")):
         assert unknown_names(question, words, lang) and not unknown_names(question, known, lang), question
     assert [n.text for n in unknown_names("Сколько памяти у чипа от Самсунг?", known, "ru")] == ["Самсунг"]
+
+
+def test_a_maker_written_in_russian_or_chinese_reads_as_its_latin_name(project_settings):
+    glossary = load_glossary(project_settings.corpus_dir / "glossary.yaml")
+    makers = {"nvidia", "google"}
+    assert glossary.in_english("英伟达的哪款 GPU 显存最大？", makers).split() == ["NVIDIA", "的哪款", "GPU", "显存最大？"]
+    assert "NVIDIA" in glossary.in_english("Какой GPU от Нвидиа самый быстрый?", makers)
+    assert glossary.in_english("英伟达A100的显存", makers).split()[:2] == ["NVIDIA", "A100的显存"]  # the model stays whole
+    assert glossary.in_english("亚马逊的 Trainium", makers) == "亚马逊的 Trainium"  # not asked for: left as written

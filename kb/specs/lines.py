@@ -35,6 +35,7 @@ _ORDINAL_GENERATION = re.compile(rf"{_ORDINAL}(?:{_GENERATION})\s*(?:的\s*)?$|^
 _WHICH = re.compile(r"\bwhich(?:\s+of\s+the)?\b|\bwhat\b|(?<![а-яё])как(?:ой|ая|ое|ие|ого|их|ому)(?![а-яё])|"
                     r"у какого|哪(?:款|个|一|种|家)?")
 _PHRASE_WORD = re.compile(rf"\s*(?:[a-z0-9][\w-]*|[а-яё]+|[{HAN}]{{1,4}})")
+_BEFORE_WHICH = re.compile(rf"(?<![a-z0-9-])([a-z]{{3,}})\s*[{HAN}\s]{{0,8}}$")
 _EXCLUDED = re.compile(r"(?:\bnon|\bnot|\bexcept|\bexcluding|\bbesides|\bother than|кроме|не|除了|不是)[\s-]*$")
 
 
@@ -103,6 +104,13 @@ def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
                 words.append(line)
                 if mention is not None and mention not in only_named:
                     only_named.append(mention)
+        # Chinese names the group before 哪 ("NVIDIA 的哪款 GPU", "NVIDIA 系列显卡里哪个"): the last Latin word before
+        # it, in its clause, with nothing but Chinese between; two groups joined ("AMD 和 NVIDIA 哪个") are compared
+        if not words and which.group(0).startswith("哪") and \
+                (before := _BEFORE_WHICH.search(low, max(0, which.start() - 16), which.start())) and \
+                not re.search(r"[和与跟或]|还是", low[max(0, before.start() - 8):before.start()]) and \
+                (line := _line_word(vocabulary, before.group(1))) is not None:
+            words = [line]
         if words and members(vocabulary, tuple(words)):
             return tuple(words), tuple(only_named)
     return (), ()
