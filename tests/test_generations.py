@@ -61,7 +61,8 @@ def test_a_maker_named_before_which_in_chinese_is_the_group_ranked(vocabulary):
         line, _ = asked_line(low, vocabulary.mentions(low), vocabulary)
         assert line and line[0] in ("nvidia", "google", "tpu"), question
     # two groups joined are compared, a group excepted or in another clause restricts nothing
-    for question in ("amd 和 nvidia 哪个的显卡显存更大？", "除了 nvidia，哪款芯片显存最大？"):
+    for question in ("amd 和 nvidia 哪个的显卡显存更大？", "除了 nvidia，哪款芯片显存最大？", "amd、nvidia哪款显存更大？",
+                     "amd 以及 nvidia 哪款显存最大？", "amd 对比nvidia哪个显存更大？"):
         low = question.lower()
         assert asked_line(low, vocabulary.mentions(low), vocabulary) == ((), ()), question
 

@@ -36,6 +36,7 @@ _WHICH = re.compile(r"\bwhich(?:\s+of\s+the)?\b|\bwhat\b|(?<![а-яё])как(?:
                     r"у какого|哪(?:款|个|一|种|家)?")
 _PHRASE_WORD = re.compile(rf"\s*(?:[a-z0-9][\w-]*|[а-яё]+|[{HAN}]{{1,4}})")
 _BEFORE_WHICH = re.compile(rf"(?<![a-z0-9-])([a-z]{{3,}})\s*[{HAN}\s]{{0,8}}$")
+_JOINED_BEFORE = re.compile(r"[和与跟或、及同,]|还是|对比|\bvs\b|\bversus\b")  # "AMD、英伟达哪款": both makers
 _EXCLUDED = re.compile(r"(?:\bnon|\bnot|\bexcept|\bexcluding|\bbesides|\bother than|кроме|не|除了|不是)[\s-]*$")
 
 
@@ -108,7 +109,7 @@ def asked_line(low: str, mentions: list[Mention], vocabulary: Vocabulary,
         # it, in its clause, with nothing but Chinese between; two groups joined ("AMD 和 NVIDIA 哪个") are compared
         if not words and which.group(0).startswith("哪") and \
                 (before := _BEFORE_WHICH.search(low, max(0, which.start() - 16), which.start())) and \
-                not re.search(r"[和与跟或]|还是", low[max(0, before.start() - 8):before.start()]) and \
+                not _JOINED_BEFORE.search(low, max(0, before.start() - 8), before.start()) and \
                 (line := _line_word(vocabulary, before.group(1))) is not None:
             words = [line]
         if words and members(vocabulary, tuple(words)):
