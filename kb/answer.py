@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 
@@ -220,6 +221,12 @@ def stated_sentences(index: KnowledgeIndex, hits: list[Hit], sources) -> list[tu
     return []
 
 
+@lru_cache(maxsize=4)
+def _makers(vocabulary) -> frozenset[str]:
+    """The fact table's makers, lower case: derived once per vocabulary, not per question."""
+    return frozenset(e.vendor.lower() for e in vocabulary.entities.values() if e.vendor)
+
+
 def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, about_unknown: bool,
                     spec, stated: bool = False) -> AbstainReason | None:
     reason = None if hits and scores.evidence >= policy.answer_min_score else AbstainReason.WEAK_EVIDENCE
@@ -254,8 +261,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         [Name(text[s:e], s, e) for m in mentions if (span := unlisted_variant(vocabulary, text, m))
          for s, e in [span]]
     # a maker written in Russian or Chinese ("英伟达的哪款 GPU") is read by its Latin name, as the fact table gives it
-    makers = {e.vendor.lower() for e in vocabulary.entities.values() if e.vendor}
-    read = retriever.glossary.in_english(question, makers) if retriever.glossary else question
+    read = retriever.glossary.in_english(question, _makers(vocabulary)) if retriever.glossary else question
     query, spec = lookup(index.facts, read, scores.lang, retriever.words.words, tuple(n.text for n in unlisted))
     known = known_subjects(retriever, text, scores.lang, names, entities, terms)
     judged = gate_applies(known, spec, query) and scores.domain is not None

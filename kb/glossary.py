@@ -42,19 +42,25 @@ class Glossary:
                     out.extend(term)
         return out
 
-
-    def in_english(self, text: str, words: set[str]) -> str:
+    def in_english(self, text: str, words: set[str] | frozenset[str]) -> str:
         """The text with the Russian and Chinese terms of each entry whose English term is one of ``words``
         (lower case) written as that term: "英伟达的哪款 GPU" → " NVIDIA 的哪款 GPU", for readings that know makers
         only by the Latin names the fact table gives them."""
+        for pattern, english in self._english_patterns(frozenset(words)):
+            text = pattern.sub(f" {english} ", text)
+        return text
+
+    @lru_cache(maxsize=4)  # noqa: B019 - one glossary and one set of makers per process; compiled once, not per question
+    def _english_patterns(self, words: frozenset[str]) -> tuple[tuple[re.Pattern, str], ...]:
+        found = []
         for entry in self._written:
             english = next((t for t in entry.get("en", []) if t.lower() in words), None)
-            for lang in ("ru", "zh"):
+            for lang in ("ru", "zh") if english else ():
                 # a Russian word stands alone; a Chinese one runs into what follows ("英伟达A100")
                 edge = r"(?<![A-Za-zА-Яа-яЁё]){}(?![A-Za-zА-Яа-яЁё])" if lang == "ru" else "{}"
-                for term in (t for t in entry.get(lang, []) if english and t != english):
-                    text = re.sub(edge.format(re.escape(term)), f" {english} ", text, flags=re.IGNORECASE)
-        return text
+                found += [(re.compile(edge.format(re.escape(t)), re.IGNORECASE), english)
+                          for t in entry.get(lang, []) if t != english]
+        return tuple(found)
 
 
 @lru_cache(maxsize=4)

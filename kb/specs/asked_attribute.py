@@ -249,4 +249,3 @@ def unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:
     named = [a.id for a in table.vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension in dimensions
              and table.entities_with(a.id)]
     return [(0, named[0])] if len(named) == 1 else []
-

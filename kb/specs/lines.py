@@ -255,14 +255,13 @@ def unlisted_variant(vocabulary: Vocabulary, text: str, mention: Mention) -> tup
     return mention.start, m.end()
 
 
-
 _NAME = r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?![A-Za-z0-9-])"
 # three or more names listed ("HBM, ICI and DCN", "HBM、ICI、DCN")
 _LISTED = re.compile(rf"{_NAME}(?:\s*[,、，]\s*{_NAME})+\s*(?:[,、，]\s*(?:and|or|и|или|和|与|或|还是|以及)?|"
                      rf"(?:and|or|и|или|和|与|或|还是|以及))\s*{_NAME}")
 
 
-def lists_parts(text: str, lang: str, vocabulary) -> bool:
+def lists_parts(text: str, lang: str, vocabulary: Vocabulary) -> bool:
     """Whether a question that ranks with no product named lists the parts it ranks ("out of HBM, ICI and DCN,
     which one is the slowest?", "TPU 的 HBM、ICI、DCN 哪个最慢？"): two or more of the names listed are words of an
     attribute, a memory type or a link. No ranking of every product in the table answers it. Listed makers,
