@@ -36,9 +36,11 @@ from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
+from kb.specs.asked_attribute import RATE_ASKED
 from kb.specs.lines import name_generations, unlisted_variant
 from kb.specs.present import lookup
-from kb.specs.questions import WHY
+from kb.specs.quantities import quantities
+from kb.specs.questions import FIGURE_ASKED, WHY
 from kb.specs.units import DTYPE
 from kb.statements import ANSWER_FROM_TOP, passage_statement, unlisted_evidence
 from kb.textnorm import normalize_for_matching
@@ -74,10 +76,11 @@ def is_label(sentence: str) -> bool:
 
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
-                     lang_bonus: float = 0.0, why: bool = False) -> list[tuple[int, int, int]]:
+                     lang_bonus: float = 0.0, why: bool = False, figure: bool = False) -> list[tuple[int, int, int]]:
     """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
     question's language gains ``lang_bonus``: one that says nearly as much is read without translating. Asked
-    why, the best one comes with the sentence that gives its reason (``with_reason``)."""
+    why, the best one comes with the sentence that gives its reason (``with_reason``); asked how much (a
+    ``figure``), each comes with the one beside it that states a figure where it states none (``with_figure``)."""
     index = retriever.index
     top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
     rows, value = retriever.sentence_evidence(scores, list(top))
@@ -97,14 +100,29 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         chosen.append((top[c], s, e))
     if why and chosen:
         chosen[0] = with_reason(index, hits, chosen[0])
+    elif figure:
+        chosen = [with_figure(index, hits, quote) for quote in chosen]
     return sorted(chosen)
 
 
 # A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...") follows its reasons; any other states a
 # claim that the sentences after it explain.
-_CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|that is why|this is why)\b|"
-                        r"^\W*(?:поэтому|итак|таким образом|в итоге|следовательно)(?![а-яё])|"
-                        r"^\W*(?:结论|总结|所以|因此|因而|综上)", re.IGNORECASE)
+_CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|that is why|this is why|"
+                        r"(?:that|this|which) means)\b|"
+                        r"^\W*(?:поэтому|итак|таким образом|в итоге|следовательно|это (?:значит|означает)|значит)"
+                        r"(?![а-яё])|^\W*(?:结论|总结|所以|因此|因而|综上|这意味着|也就是说)", re.IGNORECASE)
+
+
+_WORDED = re.compile(r"[^\W_]")
+
+
+def _sentences_around(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]):
+    """The (start, end) of every sentence of the quote's passage, and the quote's place among them (None if not one)."""
+    pos, start, end = quote
+    spans = index.sentence_spans[index.sentences_of([index.chunk_position[hits[pos].chunk.chunk_id]])]
+    # markup alone ("*" closing a caption) is no sentence to read
+    spans = [(int(s), int(e)) for _, s, e in spans if _WORDED.search(hits[pos].chunk.span_text(int(s), int(e)))]
+    return spans, next((k for k, span in enumerate(spans) if span == (start, end)), None)
 
 
 def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -112,23 +130,35 @@ def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
     sentence most like the question often restates its claim ("it's not enough to rent the most powerful
     accelerator", "结论：B200 在跨节点场景更难计算受限"); the reason stands after a claim and before a conclusion."""
     pos, start, end = quote
-    chunk = index.chunk_position[hits[pos].chunk.chunk_id]
-    spans = index.sentence_spans[index.sentences_of([chunk])]
-    at = [k for k, (_, s, e) in enumerate(spans) if s == start and e == end]
-    if not at:
+    spans, k = _sentences_around(index, hits, quote)
+    if k is None:
         return quote
-    k, chunk_text = at[0], hits[pos].chunk.span_text
+    chunk_text = hits[pos].chunk.span_text
 
     def neighbour(step: int, labels: bool) -> tuple[int, int] | None:  # the sentence beside the quote, if any
         if not 0 <= k + step < len(spans):
             return None
-        s, e = int(spans[k + step][1]), int(spans[k + step][2])
-        return None if not labels and is_label(chunk_text(s, e)) else (s, e)
+        return None if not labels and is_label(chunk_text(*spans[k + step])) else spans[k + step]
 
     step = -1 if _CONCLUDES.search(chunk_text(start, end)) else 1
     # where the passage ends (or starts) there, or that side is a label: the other side
     found = neighbour(step, labels=False) or neighbour(-step, labels=True)
     return (pos, min(start, found[0]), max(end, found[1])) if found else quote
+
+
+def with_figure(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
+    """For a question that asks how much: a quote that states no quantity (a caption's title, "8xH100 节点的
+    AllReduce 带宽。") comes with the sentence beside it that does, the next one before the one in front."""
+    pos, start, end = quote
+    chunk_text = hits[pos].chunk.span_text
+    spans, k = _sentences_around(index, hits, quote)
+    if k is None or quantities(chunk_text(start, end)):
+        return quote
+    for step in (1, -1):
+        if 0 <= k + step < len(spans) and quantities(chunk_text(*spans[k + step])):
+            s, e = spans[k + step]
+            return pos, min(start, s), max(end, e)
+    return quote
 
 
 def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],
@@ -285,8 +315,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
     # Two classes offered as alternatives ("TPU or GPU") with an attribute are whom it asks: "for Stable
     # Diffusion, is TPU or GPU cheaper?" asks of them.
-    subjects = (entities + class_spans(text)) if vocabulary.attribute_cues(text.lower(), scores.lang or "en") \
-        else known
+    cued = vocabulary.attribute_cues(text.lower(), scores.lang or "en")
+    subjects = (entities + class_spans(text)) if cued else known
     # no value in the table, no candidate reading: a passage may still state it (see passage_statement)
     statement = passage_statement(index, hits, query) if spec is not None and spec.missing and not spec.unsure else []
     reason = AbstainReason.OFF_TOPIC if off_topic else \
@@ -308,7 +338,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             stated_sentences(index, hits, said) or statement or \
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
-            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=why)
+            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=why,
+                             figure=bool(cued or FIGURE_ASKED.search(text.lower()) or RATE_ASKED.search(text.lower())))
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})

@@ -156,6 +156,24 @@ def test_asked_why_the_quote_comes_with_the_sentence_that_gives_the_reason(clien
     assert ("5625" in text and "结论" in text) or ("not enough to rent" in text and "storage" in text), text
 
 
+def test_asked_why_a_sentence_that_draws_a_conclusion_comes_with_the_reason_before_it(client):
+    # the best sentence starts "That means ...": its reason is the sentence before it, not the one after
+    text = client.post("/v1/ask", json={"question": "Why can matmuls be FLOPs-bound at small batch sizes when the "
+                                                    "weights sit in VMEM?"}).json()["answer"]["text"]
+    assert "22x higher than HBM" in text and text.index("22x") < text.index("That means"), text
+
+
+@pytest.mark.parametrize("question, figure", [
+    # a figure's caption: its title states nothing, the sentence after it the measured figure
+    ("What bandwidth does an AllReduce reach on an 8xH100 node in practice?", "370GB/s"),
+    ("How much of the AllReduce cost does SHARP save in practice?", "30%"),
+    ("Сколько реально экономит SHARP на AllReduce?", "30%")])
+def test_asked_how_much_a_quote_that_states_no_figure_comes_with_the_sentence_beside_it_that_does(
+        client, question, figure):
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["spec_answer"] is None and figure in body["answer"]["text"], body["answer"]
+
+
 def test_an_attribute_of_a_product_with_no_entity_is_absent_unless_a_sentence_naming_it_states_it(client):
     # the MI300A and the H800 are named by the corpus, not by the table; passages about their relatives (the
     # MI300X, the H100) answered for them before

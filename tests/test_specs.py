@@ -606,6 +606,11 @@ def test_a_question_about_an_attribute_gets_that_attribute(table):
     ("What is the clock frequency of the compute units in an MI250?", "en", "clock"),
     ("Tell me the clock of the NeuronCores on Trainium2", "en", "clock"),
     ("what's the peak clock frequency of the MI250 compute units?", "en", "clock"),  # a model name between
+    ("What is the clock frequency of the MI250's compute units?", "en", "clock"),
+    # the noun right after the question word is asked; a cue later in its clause is whom it is asked of
+    ("At what peak clock do the MI250 compute units run?", "en", "clock"),
+    ("What clock do the NeuronCores of Trainium2 run at?", "en", "clock"),
+    ("На какой частоте работают вычислительные блоки MI250?", "ru", "clock"),
     ("What is the performance of the tensor cores on H100?", "en", "peak_compute"),
     # a Russian head noun governs the genitive after it
     ("Какая частота вычислительных блоков MI250?", "ru", "clock"),
@@ -621,6 +626,24 @@ def test_a_question_about_an_attribute_gets_that_attribute(table):
 ])
 def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, attribute):
     assert understand(question, lang, table).attribute == attribute
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("What do I need to set in the Linux kernel so that the MI300X gets good matmul performance?", "en"),
+    ("Что нужно настроить в ядре Linux, чтобы MI300X показывал нормальную производительность matmul?", "ru"),
+    ("为了让 MI300X 的矩阵乘法性能正常，Linux 内核需要设置什么？", "zh")])
+def test_an_attribute_in_a_clause_of_purpose_is_not_what_is_asked(table, question, lang):
+    assert understand(question, lang, table) is None
+    # what the main clause asks is still asked
+    assert understand("How much memory does the MI300X have so that a 70B model fits?", "en", table).attribute == \
+        "memory_capacity"
+
+
+def test_a_bare_chinese_count_counts_what_the_question_named_not_chips(table):
+    # "其中几个" counts the ports named before it; a chip's name after 几个 is what is counted
+    assert understand("Gaudi2 有 24 个以太网端口，其中几个用于节点内？", "zh", table) is None
+    assert understand("Trn2 实例里有几个 Trainium2？", "zh", table).attribute == "chip_count"
+    assert understand("一台 trn1.32xlarge 有几颗芯片？", "zh", table).attribute == "chip_count"
 
 
 def test_superlative_ranks_like_with_like(table):

@@ -36,6 +36,7 @@ _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfast(?:er|
 # "пропускная" alone is said for the whole phrase ("какая у него пропускная памяти?")
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|(?<![а-яё])пропускн\w*|带宽")
 # "high-bandwidth memory" spelled out is the name of a kind of memory (HBM), not a word asking for a bandwidth
+RATE_ASKED = re.compile(f"{_BANDWIDTH_WORDS.pattern}|{_RATE_WORDS.pattern}")  # either asks for a figure
 _MEMORY_NAMED = re.compile(r"\bhigh[- ]?bandwidth memory\b|高带宽(?:内存|显存|存储器?)|"
                            r"(?<![а-яё])памят\w* с высокой пропускной способностью|высокопропускн\w* памят\w*")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
@@ -43,9 +44,18 @@ _MEMORY_NAMED = re.compile(r"\bhigh[- ]?bandwidth memory\b|高带宽(?:内存|�
 _GOVERNS = {
     # a model name may stand before the governed cue ("the clock of the MI250 compute units")
     "en": re.compile(r"(?:\s+[a-z-]+){0,2}\s+of\s+(?:the\s+|its\s+|an?\s+|each\s+|one\s+|all\s+)?"
-                     r"(?:(?:[a-z]+\s+)?[a-z]*\d[\w.-]*\s+)?"),
+                     r"(?:(?:[a-z]+\s+)?[a-z]*\d[\w.-]*(?:['’]s)?\s+)?"),
     "ru": re.compile(r"\s+"),
 }
+# The noun right after the question word is what is asked; a cue later in its clause is whom it is asked of ("at
+# what peak clock do the MI250 compute units run", "на какой частоте работают NeuronCore"). An auxiliary verb ends
+# the English phrase; a Russian one is the one or two words after the question word.
+_ASKED_NOUN = {
+    "en": re.compile(r"\b(?:what|which)\s+(?P<np>(?:[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+(?:do|does|did|is|are|was|were"
+                     r"|can|could|will|would|should|has|have)\b"),
+    "ru": re.compile(r"(?<![а-яё])(?:как(?:ой|ая|ую|ое|ие|им|ом|ова?|ово|овы))\s+(?P<np>(?:[а-яё-]+\s+)?[а-яё-]+)"),
+}
+_CLAUSE_END = re.compile(r"[,;?]|\s(?:and|и)\s")
 _IN_MEASUREMENT = re.compile(r"\s+(?:in|from|on)\s+(?:the\s+|its\s+|their\s+)?(?:[a-z0-9]+\s+){0,2}")
 _MEASUREMENT = re.compile(r"\s*(?:\([^()]{0,20}\)\s*)?(?:measurements?|benchmarks?|results?|tests?|runs?)\b")
 # what stands between a Chinese modifier and its head: 的, or the bracket of a gloss (two words written together
@@ -219,7 +229,7 @@ def _governing(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[s
     link = _GOVERNS.get(lang)
     if link is None:
         return set(spans)
-    governed = set()
+    governed = _after_asked_noun(spans, low, lang)
     for a, a_spans in spans.items():
         for b, b_spans in spans.items():
             # "the efficiency in the MAMF measurements": what is measured in a named measurement is the head
@@ -240,6 +250,43 @@ def _governing(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[s
                               for s, e in a_spans for bs, be in b_spans):
                 governed.add(b)
     return set(spans) - governed
+
+
+def _after_asked_noun(spans: dict[str, Spans], low: str, lang: str) -> set[str]:
+    """The cues after the noun a question word asks for, in its clause (see ``_ASKED_NOUN``); none where that
+    noun is only a unit ("what TFLOPS does the H100 get in MAMF" asks the MAMF)."""
+    asked = _ASKED_NOUN[lang].search(low)
+    if asked is None:
+        return set()
+    start, end = asked.span("np")
+    heads = [a for a, found in spans.items() if any(start <= s and e <= end and not any(
+        re.fullmatch(pattern, low[s:e]) for pattern in UNIT_WORDS.values()) for s, e in found)]
+    if not heads:
+        return set()
+    stop = _CLAUSE_END.search(low, end)
+    limit = stop.start() if stop else len(low)
+    return {b for b, found in spans.items() if b not in heads and all(end <= s < limit for s, _ in found)}
+
+
+# A clause of purpose says what the asker wants to reach, not what they ask: "what do I set in the kernel so that
+# the MI300X gets good matmul performance" asks a setting, and "чтобы ... производительность" no figure.
+# One that seeks to know the figure ("нужно ли регистрироваться, чтобы узнать цену") still asks it.
+_PURPOSE = re.compile(r"\b(?:so that|so as to|in order (?:to|that)|to (?:get|achieve|reach|hit|obtain|maximi[sz]e|"
+                      r"improve|boost))\b|(?<![а-яё])(?:чтобы|дабы)(?![а-яё])|为了|以便|才能|好让")
+_PURPOSE_END = re.compile(r"[,;?，；？。]")
+_TO_KNOW = re.compile(r"\b(?:find out|know|learn|check|see|look up)\b|(?<![а-яё])(?:узна|выясн|посмотр|провер)\w*|"
+                      r"知道|了解|查|看到")
+
+
+def outside_purpose(low: str, spans: dict[str, Spans]) -> dict[str, Spans]:
+    """The cue spans of a question that stand outside its clauses of purpose (see ``_PURPOSE``)."""
+    clauses = [(m.start(), stop) for m in _PURPOSE.finditer(low)
+               if not _TO_KNOW.search(low, m.start(), stop := (end.start() if (end := _PURPOSE_END.search(low, m.end()))
+                                                              else len(low)))]
+    if not clauses:
+        return spans
+    return {a: kept for a, found in spans.items()
+            if (kept := [(s, e) for s, e in found if not any(cs <= s and e <= ce for cs, ce in clauses)])}
 
 
 def unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:

@@ -18,7 +18,7 @@ from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
-from kb.specs.asked_attribute import choose_attribute, unit_cue
+from kb.specs.asked_attribute import choose_attribute, outside_purpose, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
@@ -101,7 +101,7 @@ _PURPOSE_OR_DRAWBACK = re.compile(
     r"(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* (?:проблем|недостат|минус)\w*")
 _CLAUSE_BREAK = re.compile(r"[,，;；?？。]|\s(?:and|и|а)\s|[和并]且?")
 _ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ов|ова)|скольк\w*)(?![а-яё])|多少|几|哪")
-_FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
+FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
 # fast or how powerful (or two things compared) and no other cue, the question asks for the peak compute in that
 # precision (the one attribute given per data type).
@@ -217,13 +217,13 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                 if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     # with no chip or system named, a link's name is the product too: "nvlink" of "NVLink 4.0" asks no attribute
     # where another cue does ("NVLink 4.0 和 5.0 的链接带宽"), and only where none does
-    spans = (not names and outside([(m.start, m.end) for m in low_mentions])) or outside(names)
+    spans = outside_purpose(low, (not names and outside([(m.start, m.end) for m in low_mentions])) or outside(names))
     # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
     heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
     spans = heads or spans
     cue_spans = [span for found in spans.values() for span in found]
-    if WHY.search(low) or DEFINES.search(low) and not _FIGURE_ASKED.search(low) or \
-            _PURPOSE_OR_DRAWBACK.search(low) and not _FIGURE_ASKED.search(low) and not _asked_apart(low, cue_spans):
+    if WHY.search(low) or DEFINES.search(low) and not FIGURE_ASKED.search(low) or \
+            _PURPOSE_OR_DRAWBACK.search(low) and not FIGURE_ASKED.search(low) and not _asked_apart(low, cue_spans):
         return None  # a reason or a definition is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or unit_cue(low, table)
     fast = _FAST_WORDS.search(low)
