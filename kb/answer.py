@@ -37,6 +37,7 @@ from kb.params import AnswerPolicy, Mode
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.asked_attribute import RATE_ASKED
+from kb.specs.dates import WHEN, states_time
 from kb.specs.lines import name_generations, unlisted_variant
 from kb.specs.present import lookup
 from kb.specs.quantities import quantities
@@ -47,6 +48,7 @@ from kb.textnorm import normalize_for_matching
 
 CLASS_FROM_TOP = 5  # passages a sentence comparing two classes may come from: such a sentence is rare and telling
 SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
+WHEN_BONUS = 0.5  # asked when, added to a sentence that states a time (chosen on dev)
 
 
 def citation_for(hit: Hit, n: int, index: KnowledgeIndex, role: str) -> Citation:
@@ -76,7 +78,8 @@ def is_label(sentence: str) -> bool:
 
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
-                     lang_bonus: float = 0.0, why: bool = False, figure: bool = False) -> list[tuple[int, int, int]]:
+                     lang_bonus: float = 0.0, why: bool = False, figure: bool = False,
+                     when: bool = False) -> list[tuple[int, int, int]]:
     """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
     question's language gains ``lang_bonus``: one that says nearly as much is read without translating. Asked
     why, the best one comes with the sentence that gives its reason (``with_reason``); asked how much (a
@@ -88,6 +91,11 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         return []
     if lang_bonus and scores.lang:
         value = value + lang_bonus * (index.sentence_langs[rows] == scores.lang)
+    if when:  # asked when, a sentence that states a time says more than one that does not
+        near = np.flatnonzero(value >= value.max() - SENTENCE_MARGIN)
+        value = value.copy()
+        value[near] += WHEN_BONUS * np.array([states_time(index.chunks[int(c)].span_text(int(s), int(e)))
+                                              for c, s, e in index.sentence_spans[rows[near]]])
     chosen, used_chunks = [], set()
     best = float(value.max())
     for k in np.argsort(-value, kind="stable"):
@@ -107,6 +115,10 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
 
 # A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...") follows its reasons; any other states a
 # claim that the sentences after it explain.
+DRAWBACK = re.compile(r"\bwhat(?:'s| is| are) (?:the )?(?:(?:main|biggest|big) )?(?:downsides?|drawbacks?|catch|disadvantages?)\b|"
+                      r"\bwhat(?:'s| is) (?:wrong|bad) (?:with|about)\b|(?<![а-яё])чем (?:плох|опас|рискова)\w*|"
+                      r"(?<![а-яё])в ч[её]м (?:минус|недостат|подвох|проблем)\w*|有什么(?:缺点|坏处|弊端|不足|风险)|"
+                      r"(?:缺点|坏处|弊端)是什么")
 _CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|that is why|this is why|"
                         r"(?:that|this|which) means)\b|"
                         r"^\W*(?:поэтому|итак|таким образом|в итоге|следовательно|это (?:значит|означает)|значит)"
@@ -329,6 +341,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     answer, spec_answer = None, spec.answer if spec else None
     # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect
     why = WHY.search(text.lower()) is not None
+    # a drawback asked ("чем плохо ...", "what's the catch with ...") is answered like a why: the sentence that names
+    # it with the one that says why it matters
+    reason_asked = why or DRAWBACK.search(text.lower()) is not None
     classes = class_question(text, entities + [(n.start, n.end) for n in unlisted], premise=why) \
         if reason is None and query is None else None
     compared_in = class_statement(retriever, scores, hits, classes) if classes else None
@@ -338,8 +353,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             stated_sentences(index, hits, said) or statement or \
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
-            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=why,
-                             figure=bool(cued or FIGURE_ASKED.search(text.lower()) or RATE_ASKED.search(text.lower())))
+            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=reason_asked,
+                             figure=bool(cued or FIGURE_ASKED.search(text.lower()) or RATE_ASKED.search(text.lower())),
+                             when=bool(WHEN.search(text)))
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})

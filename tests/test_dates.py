@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.specs.dates import stated_dates
+from kb.specs.dates import WHEN, stated_dates, states_time
 from kb.specs.present import lookup
 
 
@@ -104,3 +104,21 @@ def test_a_date_belongs_to_the_entity_it_is_said_of(project_settings, body, expe
     _, candidates, _, _ = read_prose(parse_article(head + "The DL1 instance, built on Gaudi, launched in October "
                                                    "2021.\n", "en/test-article.md"), vocabulary, Path("corpus"))
     assert [(c.entity, c.text) for c in candidates if c.attribute == "release_date"] == [("intel-gaudi", "2021-10")]
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("When did Intel acquire Habana Labs?", True), ("В каком году вышел TPU v4?", True), ("Когда вышел H100?", True),
+    ("Habana Labs 是哪年被收购的？", True), ("英伟达什么时候发布 B200？", True),
+    # "when" as a conjunction asks no time
+    ("What best practice is recommended when working with TPUs?", False),
+    ("Что делать, когда не хватает памяти?", False)])
+def test_a_question_that_asks_when_is_told_from_one_that_says_when(question, asks):
+    assert bool(WHEN.search(question)) is asks
+
+
+@pytest.mark.parametrize("sentence, states", [
+    ("19年12月，英特尔收购了以色列的Habana Labs。", True), ("It was announced in February 2026.", True),
+    ("Released in 2021, it ...", True), ("现有的产品仍然基于台积电的16nm制程。", False),
+    ("A pod holds 2048 chips.", False), ("It is 2x faster than A100.", False)])
+def test_a_sentence_states_a_time_in_any_form(sentence, states):
+    assert states_time(sentence) is states

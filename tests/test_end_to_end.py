@@ -174,6 +174,20 @@ def test_asked_how_much_a_quote_that_states_no_figure_comes_with_the_sentence_be
     assert body["spec_answer"] is None and figure in body["answer"]["text"], body["answer"]
 
 
+@pytest.mark.parametrize("question", ["В каком году Intel приобрела Habana Labs?", "Habana Labs 是哪年被英特尔收购的？"])
+def test_asked_when_the_sentence_that_states_the_time_is_quoted(client, question):
+    # a sentence of the same passage about Habana and Intel that states no time scored higher
+    text = client.post("/v1/ask", json={"question": question}).json()["answer"]["text"]
+    assert text.startswith("19年12月"), text
+
+
+@pytest.mark.parametrize("question", ["What's the downside of requesting a 2x2x2 TPU slice?",
+                                      "Чем плохо брать маленький слайс TPU, например 2x2x1?"])
+def test_asked_a_drawback_the_sentence_naming_it_comes_with_the_one_that_says_why_it_matters(client, question):
+    text = client.post("/v1/ask", json={"question": question}).json()["answer"]["text"]
+    assert "no wraparounds" in text and "doubles the time" in text, text
+
+
 def test_an_attribute_of_a_product_with_no_entity_is_absent_unless_a_sentence_naming_it_states_it(client):
     # the MI300A and the H800 are named by the corpus, not by the table; passages about their relatives (the
     # MI300X, the H100) answered for them before
