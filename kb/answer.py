@@ -16,39 +16,36 @@ never replaces the passages: they are the evidence a reader checks it against.
 
 This module composes: retrieval scores and ranks (``kb.retrieval``), the
 fact table answers spec questions (``kb.specs``), name coverage finds
-unknown names (``kb.coverage``); the result is a typed ``kb.response`` value.
+unknown names (``kb.coverage``), ``kb.quoting`` picks the sentences to quote
+for the kind of answer asked (``kb.asks``); the result is a typed
+``kb.response`` value.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
 
+from kb.asks import DEFINES, DRAWBACK, FIGURE_ASKED, WHEN, WHY
 from kb.class_comparison import class_question, class_spans, comparison_answer, offered_between, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
-from kb.language import HAN
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
+from kb.quoting import SENTENCE_MARGIN, choose_sentences, with_reason
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
-from kb.specs.asked_attribute import RATE_ASKED
-from kb.specs.dates import WHEN, states_time
+from kb.specs.asked_attribute import rate_asked
 from kb.specs.lines import name_generations, unlisted_variant
 from kb.specs.present import lookup
-from kb.specs.quantities import quantities
-from kb.specs.questions import FIGURE_ASKED, WHY
 from kb.specs.units import DTYPE
-from kb.statements import ANSWER_FROM_TOP, passage_statement, unlisted_evidence
+from kb.statements import passage_statement, unlisted_evidence
 from kb.textnorm import normalize_for_matching
 
 CLASS_FROM_TOP = 5  # passages a sentence comparing two classes may come from: such a sentence is rare and telling
-SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
-WHEN_BONUS = 0.5  # asked when, added to a sentence that states a time (chosen on dev)
 
 
 def citation_for(hit: Hit, n: int, index: KnowledgeIndex, role: str) -> Citation:
@@ -59,118 +56,6 @@ def citation_for(hit: Hit, n: int, index: KnowledgeIndex, role: str) -> Citation
                     lang=chunk.lang, section=section, anchor=chunk.anchor, text=chunk.text,
                     score=round(hit.score, 4), url=article.url, char_start=chunk.char_start,
                     char_end=chunk.char_end, role=role)
-
-
-# A sentence that only introduces what follows says nothing read alone: a heading-like phrase before a colon
-# ("**GPU vs TPU 网络对比**：", "Key numbers:") or one that announces a list ("The limits are as follows:"). A
-# statement that ends in a colon ("GPU 使用 SIMT 而不是 TPU 的 SIMD：") still says something.
-_COLON_END = re.compile(r"[:：]\W*$")
-_ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$|"
-                        r"^\W*(?:here (?:are|is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
-_LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
-
-
-def is_label(sentence: str) -> bool:
-    if not _COLON_END.search(sentence):
-        return False
-    size = len(re.findall(rf"[^\W\d_{HAN}]+|\d+", sentence)) + len(re.findall(f"[{HAN}]", sentence)) / 2
-    return size <= _LABEL_WORDS or bool(_ANNOUNCES.search(sentence.lower()))
-
-
-def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
-                     lang_bonus: float = 0.0, why: bool = False, figure: bool = False,
-                     when: bool = False) -> list[tuple[int, int, int]]:
-    """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
-    question's language gains ``lang_bonus``: one that says nearly as much is read without translating. Asked
-    why, the best one comes with the sentence that gives its reason (``with_reason``); asked how much (a
-    ``figure``), each comes with the one beside it that states a figure where it states none (``with_figure``)."""
-    index = retriever.index
-    top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
-    rows, value = retriever.sentence_evidence(scores, list(top))
-    if rows.size == 0:
-        return []
-    if lang_bonus and scores.lang:
-        value = value + lang_bonus * (index.sentence_langs[rows] == scores.lang)
-    if when:  # asked when, a sentence that states a time says more than one that does not
-        near = np.flatnonzero(value >= value.max() - SENTENCE_MARGIN)
-        value = value.copy()
-        value[near] += WHEN_BONUS * np.array([states_time(index.chunks[int(c)].span_text(int(s), int(e)))
-                                              for c, s, e in index.sentence_spans[rows[near]]])
-    chosen, used_chunks = [], set()
-    best = float(value.max())
-    for k in np.argsort(-value, kind="stable"):
-        c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
-        if value[k] < best - SENTENCE_MARGIN or len(chosen) == limit:
-            break
-        if c in used_chunks or is_label(index.chunks[c].span_text(s, e)):  # one quote per citation
-            continue
-        used_chunks.add(c)
-        chosen.append((top[c], s, e))
-    if why and chosen:
-        chosen[0] = with_reason(index, hits, chosen[0])
-    elif figure:
-        chosen = [with_figure(index, hits, quote) for quote in chosen]
-    return sorted(chosen)
-
-
-# A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...") follows its reasons; any other states a
-# claim that the sentences after it explain.
-DRAWBACK = re.compile(r"\bwhat(?:'s| is| are) (?:the )?(?:(?:main|biggest|big) )?(?:downsides?|drawbacks?|catch|disadvantages?)\b|"
-                      r"\bwhat(?:'s| is) (?:wrong|bad) (?:with|about)\b|(?<![а-яё])чем (?:плох|опас|рискова)\w*|"
-                      r"(?<![а-яё])в ч[её]м (?:минус|недостат|подвох|проблем)\w*|有什么(?:缺点|坏处|弊端|不足|风险)|"
-                      r"(?:缺点|坏处|弊端)是什么")
-_CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|that is why|this is why|"
-                        r"(?:that|this|which) means)\b|"
-                        r"^\W*(?:поэтому|итак|таким образом|в итоге|следовательно|это (?:значит|означает)|значит)"
-                        r"(?![а-яё])|^\W*(?:结论|总结|所以|因此|因而|综上|这意味着|也就是说)", re.IGNORECASE)
-
-
-_WORDED = re.compile(r"[^\W_]")
-
-
-def _sentences_around(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]):
-    """The (start, end) of every sentence of the quote's passage, and the quote's place among them (None if not one)."""
-    pos, start, end = quote
-    spans = index.sentence_spans[index.sentences_of([index.chunk_position[hits[pos].chunk.chunk_id]])]
-    # markup alone ("*" closing a caption) is no sentence to read
-    spans = [(int(s), int(e)) for _, s, e in spans if _WORDED.search(hits[pos].chunk.span_text(int(s), int(e)))]
-    return spans, next((k for k, span in enumerate(spans) if span == (start, end)), None)
-
-
-def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
-    """For a question that asks why: the quote with the sentence of its passage that gives the reason. The
-    sentence most like the question often restates its claim ("it's not enough to rent the most powerful
-    accelerator", "结论：B200 在跨节点场景更难计算受限"); the reason stands after a claim and before a conclusion."""
-    pos, start, end = quote
-    spans, k = _sentences_around(index, hits, quote)
-    if k is None:
-        return quote
-    chunk_text = hits[pos].chunk.span_text
-
-    def neighbour(step: int, labels: bool) -> tuple[int, int] | None:  # the sentence beside the quote, if any
-        if not 0 <= k + step < len(spans):
-            return None
-        return None if not labels and is_label(chunk_text(*spans[k + step])) else spans[k + step]
-
-    step = -1 if _CONCLUDES.search(chunk_text(start, end)) else 1
-    # where the passage ends (or starts) there, or that side is a label: the other side
-    found = neighbour(step, labels=False) or neighbour(-step, labels=True)
-    return (pos, min(start, found[0]), max(end, found[1])) if found else quote
-
-
-def with_figure(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
-    """For a question that asks how much: a quote that states no quantity (a caption's title, "8xH100 节点的
-    AllReduce 带宽。") comes with the sentence beside it that does, the next one before the one in front."""
-    pos, start, end = quote
-    chunk_text = hits[pos].chunk.span_text
-    spans, k = _sentences_around(index, hits, quote)
-    if k is None or quantities(chunk_text(start, end)):
-        return quote
-    for step in (1, -1):
-        if 0 <= k + step < len(spans) and quantities(chunk_text(*spans[k + step])):
-            s, e = spans[k + step]
-            return pos, min(start, s), max(end, e)
-    return quote
 
 
 def class_sentences(compared_in, retriever: Retriever, scores: QueryScores, hits: list[Hit],
@@ -343,7 +228,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     why = WHY.search(text.lower()) is not None
     # a drawback asked ("чем плохо ...", "what's the catch with ...") is answered like a why: the sentence that names
     # it with the one that says why it matters
-    reason_asked = why or DRAWBACK.search(text.lower()) is not None
+    drawback = not why and DRAWBACK.search(text.lower()) is not None
+    # a figure asked: in so many words or by a word of rate ("what AllReduce bandwidth do you get"), not a definition
+    figure = (FIGURE_ASKED.search(text.lower()) is not None or rate_asked(text.lower())) and not DEFINES.search(text.lower())
     classes = class_question(text, entities + [(n.start, n.end) for n in unlisted], premise=why) \
         if reason is None and query is None else None
     compared_in = class_statement(retriever, scores, hits, classes) if classes else None
@@ -353,9 +240,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             stated_sentences(index, hits, said) or statement or \
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
-            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=reason_asked,
-                             figure=bool(cued or FIGURE_ASKED.search(text.lower()) or RATE_ASKED.search(text.lower())),
-                             when=bool(WHEN.search(text)))
+            choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=why,
+                             drawback=drawback, figure=figure, when=WHEN.search(text) is not None)
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})

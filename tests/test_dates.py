@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.specs.dates import WHEN, stated_dates, states_time
+from kb.asks import WHEN
+from kb.specs.dates import stated_dates, states_time
 from kb.specs.present import lookup
 
 
@@ -111,7 +112,9 @@ def test_a_date_belongs_to_the_entity_it_is_said_of(project_settings, body, expe
     ("Habana Labs 是哪年被收购的？", True), ("英伟达什么时候发布 B200？", True),
     # "when" as a conjunction asks no time
     ("What best practice is recommended when working with TPUs?", False),
-    ("Что делать, когда не хватает памяти?", False)])
+    ("Что делать, когда не хватает памяти?", False), ("When should I use bidirectional bandwidth figures?", False),
+    # opening a clause that another question follows
+    ("Когда Intel купила Habana Labs, какие продукты у неё были?", False)])
 def test_a_question_that_asks_when_is_told_from_one_that_says_when(question, asks):
     assert bool(WHEN.search(question)) is asks
 
@@ -119,6 +122,8 @@ def test_a_question_that_asks_when_is_told_from_one_that_says_when(question, ask
 @pytest.mark.parametrize("sentence, states", [
     ("19年12月，英特尔收购了以色列的Habana Labs。", True), ("It was announced in February 2026.", True),
     ("Released in 2021, it ...", True), ("现有的产品仍然基于台积电的16nm制程。", False),
-    ("A pod holds 2048 chips.", False), ("It is 2x faster than A100.", False)])
+    ("A pod holds 2048 chips.", False), ("It is 2x faster than A100.", False), ("A pod holds 2016 chips.", False),
+    ("up to 1960 TFLOPS", False), ("| H100 | 3.4TB/s | 990T | 2000T |", False), ("| 1979 | 1979 |", False),
+    ("19年六月，它发布了 Gaudi。", True), ("In 2021, Amazon announced it.", True)])
 def test_a_sentence_states_a_time_in_any_form(sentence, states):
     assert states_time(sentence) is states

@@ -22,6 +22,7 @@ from kb.evaluation.datasets import Expected
 from kb.evaluation.sweep import abstention_thresholds
 from kb.language import detect_language
 from kb.response import AskResponse, ComparisonAnswer, LookupAnswer, SpecEntry, SpecSource
+from kb.specs.asked_attribute import rate_asked
 from kb.specs.model import Entity
 from kb.specs.vocabulary import Vocabulary
 
@@ -376,3 +377,12 @@ def test_the_threshold_is_the_middle_of_the_equally_good_range():
     assert chosen["range"] == (2.0, 4.0)
     assert chosen["threshold"] == 3.0
     assert (chosen["recall"], chosen["lost"]) == (1.0, 0)
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("what allreduce bandwidth do you get on 8xh100?", True), ("how fast is the ici?", True),
+    ("какая скорость у nvlink?", True), ("8xh100 的 allreduce 带宽是多少", True),
+    # the name of a kind of memory asks no rate
+    ("what is high-bandwidth memory?", False), ("что такое память с высокой пропускной способностью?", False)])
+def test_a_word_of_rate_asks_a_figure_unless_it_names_a_memory(question, asks):
+    assert rate_asked(question) is asks

@@ -611,6 +611,8 @@ def test_a_question_about_an_attribute_gets_that_attribute(table):
     ("At what peak clock do the MI250 compute units run?", "en", "clock"),
     ("What clock do the NeuronCores of Trainium2 run at?", "en", "clock"),
     ("На какой частоте работают вычислительные блоки MI250?", "ru", "clock"),
+    # a conjunction is no word of the asked phrase: both are asked, and the bandwidth word decides
+    ("Какую частоту и пропускную способность памяти имеет MI250?", "ru", "memory_bandwidth"),
     ("What is the performance of the tensor cores on H100?", "en", "peak_compute"),
     # a Russian head noun governs the genitive after it
     ("Какая частота вычислительных блоков MI250?", "ru", "clock"),
@@ -634,15 +636,30 @@ def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, at
     ("为了让 MI300X 的矩阵乘法性能正常，Linux 内核需要设置什么？", "zh")])
 def test_an_attribute_in_a_clause_of_purpose_is_not_what_is_asked(table, question, lang):
     assert understand(question, lang, table) is None
-    # what the main clause asks is still asked
-    assert understand("How much memory does the MI300X have so that a 70B model fits?", "en", table).attribute == \
-        "memory_capacity"
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    ("How much memory does the MI300X have so that a 70B model fits?", "en", "memory_capacity"),
+    # the clause of purpose ends where the question proper starts, comma or not
+    ("为了跑满 H100 需要多大的显存带宽？", "zh", "memory_bandwidth"),
+    ("In order to fit a 70B model how much memory does the MI300X need?", "en", "memory_capacity"),
+    ("Чтобы обучить модель 70B сколько памяти нужно на H100?", "ru", "memory_capacity"),
+    ("What do I set so that the MI300X gets good matmul performance and what is its memory bandwidth?", "en",
+     "memory_bandwidth"),
+    # to get a figure is to learn it
+    ("I want to get the H100 memory bandwidth, what is it?", "en", "memory_bandwidth")])
+def test_what_the_main_clause_asks_beside_a_clause_of_purpose_is_asked(table, question, lang, attribute):
+    assert understand(question, lang, table).attribute == attribute
 
 
 def test_a_bare_chinese_count_counts_what_the_question_named_not_chips(table):
     # "其中几个" counts the ports named before it; a chip's name after 几个 is what is counted
     assert understand("Gaudi2 有 24 个以太网端口，其中几个用于节点内？", "zh", table) is None
     assert understand("Trn2 实例里有几个 Trainium2？", "zh", table).attribute == "chip_count"
+    assert understand("一台 trn2 服务器有几个加速卡？", "zh", table).attribute == "chip_count"
+    # a model number that is no chip counts no chips ("HBM3"), and a longer cue wins over the bare 几个
+    assert understand("MI300X 有几个 HBM3 堆栈？", "zh", table) is None
+    assert understand("Trainium2 有几个 NeuronCore-v3？", "zh", table).attribute == "neuron_cores"
     assert understand("一台 trn1.32xlarge 有几颗芯片？", "zh", table).attribute == "chip_count"
 
 

@@ -36,7 +36,6 @@ _RATE_WORDS = re.compile(r"\bhow fast\b|\bspeeds?\b|\bhow quickly\b|\bfast(?:er|
 # "пропускная" alone is said for the whole phrase ("какая у него пропускная памяти?")
 _BANDWIDTH_WORDS = re.compile(r"\bbandwidth\b|\bbw\b|(?<![а-яё])пропускн\w*|带宽")
 # "high-bandwidth memory" spelled out is the name of a kind of memory (HBM), not a word asking for a bandwidth
-RATE_ASKED = re.compile(f"{_BANDWIDTH_WORDS.pattern}|{_RATE_WORDS.pattern}")  # either asks for a figure
 _MEMORY_NAMED = re.compile(r"\bhigh[- ]?bandwidth memory\b|高带宽(?:内存|显存|存储器?)|"
                            r"(?<![а-яё])памят\w* с высокой пропускной способностью|высокопропускн\w* памят\w*")
 # What stands between a head cue and a cue that qualifies it: English "of" (a word or two may come between:
@@ -50,12 +49,15 @@ _GOVERNS = {
 # The noun right after the question word is what is asked; a cue later in its clause is whom it is asked of ("at
 # what peak clock do the MI250 compute units run", "на какой частоте работают NeuronCore"). An auxiliary verb ends
 # the English phrase; a Russian one is the one or two words after the question word.
+# (A conjunction is no word of the phrase: "какую частоту и пропускную способность" asks both.)
 _ASKED_NOUN = {
-    "en": re.compile(r"\b(?:what|which)\s+(?P<np>(?:[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+(?:do|does|did|is|are|was|were"
-                     r"|can|could|will|would|should|has|have)\b"),
-    "ru": re.compile(r"(?<![а-яё])(?:как(?:ой|ая|ую|ое|ие|им|ом|ова?|ово|овы))\s+(?P<np>(?:[а-яё-]+\s+)?[а-яё-]+)"),
+    "en": re.compile(r"\b(?:what|which)\s+(?P<np>(?:(?!(?:and|or)\s)[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+(?:do|does|did|is"
+                     r"|are|was|were|can|could|will|would|should|has|have)\b"),
+    "ru": re.compile(r"(?<![а-яё])(?:как(?:ой|ая|ую|ое|ие|им|ом|ова?|ово|овы))\s+"
+                     r"(?P<np>(?:(?!(?:и|или|а)\s)[а-яё-]+\s+)?(?!(?:и|или|а)(?![а-яё-]))[а-яё-]+)"),
 }
-_CLAUSE_END = re.compile(r"[,;?]|\s(?:and|и)\s")
+# Where a clause ends: a stop, a comma, a conjunction between clauses.
+CLAUSE_BREAK = re.compile(r"[,，;；?？。]|\s(?:and|и|а)\s|[和并]且?")
 _IN_MEASUREMENT = re.compile(r"\s+(?:in|from|on)\s+(?:the\s+|its\s+|their\s+)?(?:[a-z0-9]+\s+){0,2}")
 _MEASUREMENT = re.compile(r"\s*(?:\([^()]{0,20}\)\s*)?(?:measurements?|benchmarks?|results?|tests?|runs?)\b")
 # what stands between a Chinese modifier and its head: 的, or the bracket of a gloss (two words written together
@@ -65,6 +67,17 @@ _GLOSS, _GLOSS_END = re.compile(r"\s*[(（]\s*"), re.compile(r"\s*[)）]")
 _ZH_RATE_HEAD = re.compile(rf"\s*[{HAN}]{{0,3}}?(?:带宽|速率|速度)")  # "峰值传输带宽": the bandwidth is the head
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
 Spans = list[tuple[int, int]]
+
+
+def rate_asked(low: str) -> bool:
+    """Whether a word of bandwidth or speed asks for a figure: not inside the name "high-bandwidth memory"."""
+    unnamed = _MEMORY_NAMED.sub(lambda m: " " * len(m.group()), low)
+    return bool(_BANDWIDTH_WORDS.search(unnamed) or _RATE_WORDS.search(unnamed))
+
+
+def _unit_only(words: str) -> bool:
+    """Whether a cue's words are nothing but a unit ("TFLOPS", "ГБ")."""
+    return any(re.fullmatch(pattern, words) for pattern in UNIT_WORDS.values())
 
 
 def _holds(outer: Spans, inner: Spans) -> bool:
@@ -107,8 +120,7 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     cues = [(n, a) for n, a in cues if fits_said_per(per, vocabulary.attributes[a].labels.get("en", ""))] or cues
     # a cue that is only a unit ("TFLOPS") names no attribute beside one of its dimension that is named ("what
     # TFLOPS does the H100 get in MAMF" asks the MAMF)
-    unit_only = {a for a, found in spans.items() if found and all(
-        any(re.fullmatch(pattern, low[s:e]) for pattern in UNIT_WORDS.values()) for s, e in found)}
+    unit_only = {a for a, found in spans.items() if found and all(_unit_only(low[s:e]) for s, e in found)}
     cues = [(n, a) for n, a in cues if a not in unit_only or not any(
         b not in unit_only and dimension(b) == dimension(a) for _, b in cues)]
     heads = _heads(spans, low, lang, dimension)
@@ -255,34 +267,39 @@ def _governing(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[s
 def _after_asked_noun(spans: dict[str, Spans], low: str, lang: str) -> set[str]:
     """The cues after the noun a question word asks for, in its clause (see ``_ASKED_NOUN``); none where that
     noun is only a unit ("what TFLOPS does the H100 get in MAMF" asks the MAMF)."""
-    asked = _ASKED_NOUN[lang].search(low)
+    pattern = _ASKED_NOUN.get(lang)
+    asked = pattern.search(low) if pattern else None
     if asked is None:
         return set()
     start, end = asked.span("np")
-    heads = [a for a, found in spans.items() if any(start <= s and e <= end and not any(
-        re.fullmatch(pattern, low[s:e]) for pattern in UNIT_WORDS.values()) for s, e in found)]
+    heads = [a for a, found in spans.items() if any(start <= s and e <= end and not _unit_only(low[s:e]) for s, e in found)]
     if not heads:
         return set()
-    stop = _CLAUSE_END.search(low, end)
+    stop = CLAUSE_BREAK.search(low, end)
     limit = stop.start() if stop else len(low)
     return {b for b, found in spans.items() if b not in heads and all(end <= s < limit for s, _ in found)}
 
 
 # A clause of purpose says what the asker wants to reach, not what they ask: "what do I set in the kernel so that
-# the MI300X gets good matmul performance" asks a setting, and "чтобы ... производительность" no figure.
-# One that seeks to know the figure ("нужно ли регистрироваться, чтобы узнать цену") still asks it.
-_PURPOSE = re.compile(r"\b(?:so that|so as to|in order (?:to|that)|to (?:get|achieve|reach|hit|obtain|maximi[sz]e|"
-                      r"improve|boost))\b|(?<![а-яё])(?:чтобы|дабы)(?![а-яё])|为了|以便|才能|好让")
-_PURPOSE_END = re.compile(r"[,;?，；？。]")
+# the MI300X gets good matmul performance" asks a setting, and "чтобы ... производительность" no figure. It ends where
+# its clause does or where the question proper starts ("为了跑满 H100 需要多大的显存带宽", "in order to fit a 70B model
+# how much memory ..."). One that seeks to know the figure ("нужно ли регистрироваться, чтобы узнать цену") asks it.
+_PURPOSE = re.compile(r"\b(?:so that|so as to|in order (?:to|that)|to (?:achieve|reach|hit|maximi[sz]e|improve|boost))\b|"
+                      r"(?<![а-яё])(?:чтобы|дабы)(?![а-яё])|为了|以便|才能|好让")
+_PURPOSE_END = re.compile(CLAUSE_BREAK.pattern + r"|\b(?:how|what|which|where|when)\b|"
+                          r"(?<![а-яё])(?:скольк|как|нужн|надо|где|когда)\w*|需要|多少|几|多大|哪|什么|怎么")
 _TO_KNOW = re.compile(r"\b(?:find out|know|learn|check|see|look up)\b|(?<![а-яё])(?:узна|выясн|посмотр|провер)\w*|"
                       r"知道|了解|查|看到")
 
 
 def outside_purpose(low: str, spans: dict[str, Spans]) -> dict[str, Spans]:
     """The cue spans of a question that stand outside its clauses of purpose (see ``_PURPOSE``)."""
-    clauses = [(m.start(), stop) for m in _PURPOSE.finditer(low)
-               if not _TO_KNOW.search(low, m.start(), stop := (end.start() if (end := _PURPOSE_END.search(low, m.end()))
-                                                              else len(low)))]
+    clauses = []
+    for m in _PURPOSE.finditer(low):
+        end = _PURPOSE_END.search(low, m.end())
+        stop = end.start() if end else len(low)
+        if not _TO_KNOW.search(low, m.start(), stop):
+            clauses.append((m.start(), stop))
     if not clauses:
         return spans
     return {a: kept for a, found in spans.items()

@@ -40,18 +40,17 @@ DATES = [re.compile(p, re.IGNORECASE) for p in (
     rf"\b(?P<quarter>q[1-4])\s*[\s-]?\s*{_YEAR}\b",  # "Q3 2026"
     rf"\bin\s+{_YEAR}\b", rf"(?<![а-яё])в\s+{_YEAR}(?:\s*(?:году|г\.))?", rf"{_YEAR}\s*年(?![\d上下])",  # a year
 )]
-# A question that asks when: the question word at its start or before a verb ("when did", not "when working
-# with"), "what year", "когда" opening it, "в каком году", 什么时候 / 何时 / 哪年.
-WHEN = re.compile(r"^\W*when\b|\bwhen (?:did|does|do|was|were|will|is|are|can|could|should)\b|\b(?:what|which) year\b|"
-                  r"^\W*когда(?![а-яё])|(?<![а-яё])в как(?:ом|ие) (?:году|годы|месяце)|с какого (?:года|времени)|"
-                  r"什么时候|何时|哪年|哪一年|几月|几号", re.IGNORECASE)
 # A time a sentence states, in any of its forms or as a bare year ("19年12月" writes one in two digits).
-_TIME = re.compile(r"(?<![\d.,])(?:19[5-9]\d|20[0-3]\d)(?![\d.,%]|\s*(?:x|mhz|ghz|gb|w)\b)|(?<!\d)\d{2}\s*年\s*\d{1,2}\s*月", re.IGNORECASE)
+# (A bare year is no figure: not followed by a unit or a counted noun, "1960 TFLOPS", "2016 chips", nor a table's cell.)
+_TIME = re.compile(r"(?<![\d.,])(?:19[5-9]\d|20[0-3]\d)(?![\d.,%]|\s*[^\W\d_]|\s*\|)|"
+                   r"(?<!\d)\d{2}\s*年\s*(?:\d{1,2}|十[一二]?|[一二三四五六七八九])\s*月")
 
 
 def states_time(text: str) -> bool:
-    """Whether ``text`` states a time: a date of ``DATES`` or a year."""
-    return bool(_TIME.search(text)) or any(p.search(text) for p in DATES)
+    """Whether ``text`` states a time: a date of ``DATES``, a year, or a Chinese month of a two-digit year."""
+    if not text.lstrip().startswith("|") and _TIME.search(text):
+        return True
+    return any(p.search(text) for p in DATES)
 
 
 # Words of a life event, and the event they name: what the date is the date of.

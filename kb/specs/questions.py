@@ -14,11 +14,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from kb.asks import DEFINES, DRAWBACK, FIGURE_ASKED, WHY
 from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
-from kb.specs.asked_attribute import choose_attribute, outside_purpose, unit_cue
+from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, outside_purpose, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
@@ -83,25 +84,11 @@ _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|
 # controller", "compute die") only says which part, not the cue's attribute (when another cue names one).
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
-WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为啥|为何|怎么会")
-# What a thing is or is for ("what are the CC-Cores used for?", "что такое LNC", "CC-Core 是干什么用的") asks for a
-# definition, not a figure, though the thing is an attribute's word ("NeuronCore" counts cores); never where a
-# figure is asked too ("what is the price for H100", "сколько памяти ... и для чего").
-DEFINES = re.compile(r"^\W*what (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} used for\W*$|"
-                     r"^\W*what (?:does|do) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} do\W*$|"
-                     r"что такое|для чего (?:нуж|служ|использ)\w*|(?<![а-яё])зачем нуж\w*|"
-                     r"什么是|是干什么|干什么用|做什么用|有什么用|起什么作用")
-# What a thing does, or the main drawback, asks a reason, not a figure ("что делают CC-Cores", "能干什么", "the biggest
-# problem with TPUs", "最大的问题"), unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
-_PURPOSE_OR_DRAWBACK = re.compile(
-    r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|"
-    r"\b(?:biggest|main|major|largest|greatest|key|primary|chief|worst)\s+(?:[a-z-]+\s+)?"
-    r"(?:problems?|issues?|drawbacks?|downsides?|limitations?|weakness(?:es)?|disadvantages?)\b|"
-    r"\bwhat(?:'s| is| are) the (?:catch|downsides?|drawbacks?)\b|(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)|"
-    r"(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* (?:проблем|недостат|минус)\w*")
-_CLAUSE_BREAK = re.compile(r"[,，;；?？。]|\s(?:and|и|а)\s|[和并]且?")
+# What a thing does, or a drawback, asks a reason, not a figure ("что делают CC-Cores", "能干什么", "最大的问题"),
+# unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
+_PURPOSE_OR_DRAWBACK = re.compile(r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|" +
+                                  DRAWBACK.pattern)
 _ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ов|ова)|скольк\w*)(?![а-яё])|多少|几|哪")
-FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
 # fast or how powerful (or two things compared) and no other cue, the question asks for the peak compute in that
 # precision (the one attribute given per data type).
@@ -352,7 +339,7 @@ _OPTION_WORDS = re.compile(r"\b(?:options?|choices?|alternatives?|one)\b|(?<![а
 def _asked_apart(low: str, cue_spans: list[tuple[int, int]]) -> bool:
     """Whether a cue stands in a clause that asks a question of its own, without the words of purpose or
     drawback ("what is the memory bandwidth" of "..., and what is its main drawback?")."""
-    bounds = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(low)] + [len(low)]
+    bounds = [0] + [m.end() for m in CLAUSE_BREAK.finditer(low)] + [len(low)]
     for left, right in zip(bounds, bounds[1:], strict=False):
         clause = low[left:right]
         if any(left <= s < right for s, _ in cue_spans) and _ASKS.search(clause) and \

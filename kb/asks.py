@@ -1,0 +1,31 @@
+"""What kind of answer a question asks for, read from its words: a reason, a definition, a drawback, a figure or a
+time. Each decides how an answer is composed (which sentences are quoted, whether the fact table is asked)."""
+
+from __future__ import annotations
+
+import re
+
+WHY = re.compile(r"\bwhy\b|\bhow come\b|(?<![а-яё])(?:почему|зачем|отчего)(?![а-яё])|为什么|为啥|为何|怎么会")
+# What a thing is or is for ("what are the CC-Cores used for?", "что такое LNC", "CC-Core 是干什么用的") asks for a
+# definition, not a figure, though the thing is an attribute's word ("NeuronCore" counts cores); never where a
+# figure is asked too ("what is the price for H100", "сколько памяти ... и для чего").
+DEFINES = re.compile(r"^\W*what (?:is|are) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} used for\W*$|"
+                     r"^\W*what (?:does|do) (?:an? |the )?[\w-]+(?: [\w-]+){0,3} do\W*$|"
+                     r"что такое|для чего (?:нуж|служ|использ)\w*|(?<![а-яё])зачем нуж\w*|"
+                     r"什么是|是干什么|干什么用|做什么用|有什么用|起什么作用")
+# A drawback asked ("the biggest problem with TPUs", "what's the downside of", "чем плохо", "有什么缺点").
+DRAWBACK = re.compile(
+    r"\b(?:biggest|main|major|largest|greatest|key|primary|chief|worst)\s+(?:[a-z-]+\s+)?(?:problems?|issues?|drawbacks?"
+    r"|downsides?|limitations?|weakness(?:es)?|disadvantages?)\b|\bwhat(?:'s| is| are) (?:the )?(?:catch|downsides?|drawbacks?"
+    r"|disadvantages?)\b|\bwhat(?:'s| is) (?:wrong|bad) (?:with|about)\b|(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)|"
+    r"有什么(?:缺点|坏处|弊端|不足|风险)|(?:缺点|坏处|弊端)是什么|(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* "
+    r"(?:проблем|недостат|минус)\w*|(?<![а-яё])чем (?:плох|опасн|рискован)\w*|(?<![а-яё])в ч[её]м (?:минус|недостат|подвох)\w*")
+# A figure asked in so many words ("how much", "сколько", "多少"); a cued attribute or a word of rate asks one too.
+FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
+# A question that asks when: "when" before a verb ("when did", not "when working with", nor "when should I use",
+# which asks a condition),
+# "when" or "когда" opening a question that goes on in no other clause ("Когда Intel купила Habana, какие продукты ..."
+# asks the products), "what year", "в каком году", 什么时候 / 何时 / 哪年.
+WHEN = re.compile(r"^\W*when\b(?!\s+(?:should|must|would|to)\b)(?![^,，]*[,，])|\bwhen (?:did|does|do|was|were|will|is|are)\b|\b(?:what|which) year\b|"
+                  r"^\W*когда(?![а-яё])(?![^,，]*[,，])|(?<![а-яё])в как(?:ом|ие) (?:году|годы|месяце)|"
+                  r"с какого (?:года|времени)|什么时候|何时|哪年|哪一年|几月|几号", re.IGNORECASE)

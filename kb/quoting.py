@@ -1,0 +1,154 @@
+"""Which sentences of the top passages an answer quotes, and which sentence beside each comes with it.
+
+Sentences are chosen by score (``choose_sentences``), never a label; what the question asks decides what
+joins the best one: its reason (asked why), the next sentence of its paragraph (asked a drawback), the sentence
+that states a figure (asked how much); asked when, a sentence that states a time gains. Each quote is a span
+of its passage, copied character for character.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from kb.index import KnowledgeIndex
+from kb.language import HAN
+from kb.models import Hit
+from kb.retrieval import QueryScores, Retriever
+from kb.specs.dates import states_time
+from kb.specs.quantities import quantities
+from kb.statements import ANSWER_FROM_TOP
+
+SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
+WHEN_BONUS = 0.5  # asked when, added to a sentence that states a time: half the margin, it decides among near ones
+
+
+# A sentence that only introduces what follows says nothing read alone: a heading-like phrase before a colon
+# ("**GPU vs TPU 网络对比**：", "Key numbers:") or one that announces a list ("The limits are as follows:"). A
+# statement that ends in a colon ("GPU 使用 SIMT 而不是 TPU 的 SIMD：") still says something.
+_COLON_END = re.compile(r"[:：]\W*$")
+_ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$|"
+                        r"^\W*(?:here (?:are|is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
+_LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
+
+
+def is_label(sentence: str) -> bool:
+    if not _COLON_END.search(sentence):
+        return False
+    size = len(re.findall(rf"[^\W\d_{HAN}]+|\d+", sentence)) + len(re.findall(f"[{HAN}]", sentence)) / 2
+    return size <= _LABEL_WORDS or bool(_ANNOUNCES.search(sentence.lower()))
+
+
+def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
+                     lang_bonus: float = 0.0, why: bool = False, drawback: bool = False, figure: bool = False,
+                     when: bool = False) -> list[tuple[int, int, int]]:
+    """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
+    question's language gains ``lang_bonus``: one that says nearly as much is read without translating. Asked
+    why, the best one comes with the sentence that gives its reason (``with_reason``); asked a drawback, with
+    the next one of its paragraph (``with_next_in_paragraph``); asked how much (a ``figure``), each comes with
+    the one beside it that states a figure where it states none (``with_figure``); asked when, one that states
+    a time gains ``WHEN_BONUS``."""
+    index = retriever.index
+    top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
+    rows, value = retriever.sentence_evidence(scores, list(top))
+    if rows.size == 0:
+        return []
+    if lang_bonus and scores.lang:
+        value = value + lang_bonus * (index.sentence_langs[rows] == scores.lang)
+    if when:  # asked when, a sentence that states a time says more than one that does not
+        near = np.flatnonzero(value >= value.max() - SENTENCE_MARGIN)
+        value = value.copy()
+        value[near] += WHEN_BONUS * np.array([states_time(index.chunks[int(c)].span_text(int(s), int(e)))
+                                              for c, s, e in index.sentence_spans[rows[near]]])
+    chosen, used_chunks = [], set()
+    best = float(value.max())
+    for k in np.argsort(-value, kind="stable"):
+        c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
+        if value[k] < best - SENTENCE_MARGIN or len(chosen) == limit:
+            break
+        if c in used_chunks or is_label(index.chunks[c].span_text(s, e)):  # one quote per citation
+            continue
+        used_chunks.add(c)
+        chosen.append((top[c], s, e))
+    if why and chosen:
+        chosen[0] = with_reason(index, hits, chosen[0])
+    elif drawback and chosen:
+        chosen[0] = with_next_in_paragraph(index, hits, chosen[0])
+    elif figure:
+        chosen = [with_figure(index, hits, quote) for quote in chosen]
+    return sorted(chosen)
+
+
+# A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...") follows its reasons; any other states a
+# claim that the sentences after it explain.
+_CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|that is why|this is why|"
+                        r"(?:that|this|which) means)\b|"
+                        r"^\W*(?:поэтому|итак|таким образом|в итоге|следовательно|это (?:значит|означает)|значит)"
+                        r"(?![а-яё])|^\W*(?:结论|总结|所以|因此|因而|综上|这意味着|也就是说)", re.IGNORECASE)
+
+
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+# Between two sentences of one paragraph: no blank line, and no line that starts a list item, a table row or a caption.
+_NEW_BLOCK = re.compile(r"\n\s*\n|\n\s*(?:[-*+|]|\d+[.)])")
+
+
+def _sentences_around(index: KnowledgeIndex, hits: list[Hit],
+                      quote: tuple[int, int, int]) -> tuple[list[tuple[int, int]], int | None]:
+    """The (start, end) of every sentence of the quote's passage, and the quote's place among them (None if not one)."""
+    pos, start, end = quote
+    spans = index.sentence_spans[index.sentences_of([index.chunk_position[hits[pos].chunk.chunk_id]])]
+    # markup or a list number alone ("*" closing a caption, "16.") is no sentence to read
+    spans = [(int(s), int(e)) for _, s, e in spans if _HAS_LETTER.search(hits[pos].chunk.span_text(int(s), int(e)))]
+    return spans, next((k for k, span in enumerate(spans) if span == (start, end)), None)
+
+
+def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
+    """For a question that asks why: the quote with the sentence of its passage that gives the reason. The
+    sentence most like the question often restates its claim ("it's not enough to rent the most powerful
+    accelerator", "结论：B200 在跨节点场景更难计算受限"); the reason stands after a claim and before a conclusion."""
+    pos, start, end = quote
+    spans, k = _sentences_around(index, hits, quote)
+    if k is None:
+        return quote
+    chunk_text = hits[pos].chunk.span_text
+
+    def neighbour(step: int, labels: bool) -> tuple[int, int] | None:  # the sentence beside the quote, if any
+        if not 0 <= k + step < len(spans):
+            return None
+        return None if not labels and is_label(chunk_text(*spans[k + step])) else spans[k + step]
+
+    step = -1 if _CONCLUDES.search(chunk_text(start, end)) else 1
+    # where the passage ends (or starts) there, or that side is a label: the other side
+    found = neighbour(step, labels=False) or neighbour(-step, labels=True)
+    return (pos, min(start, found[0]), max(end, found[1])) if found else quote
+
+
+def with_next_in_paragraph(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
+    """For a question that asks a drawback: the quote with the next sentence of its paragraph, which says why the
+    drawback matters ("albeit with no wraparounds. This is an important caveat, since it typically doubles the time
+    of most communication."); never a sentence across a paragraph, list item or caption, nor a label."""
+    pos, start, end = quote
+    spans, k = _sentences_around(index, hits, quote)
+    if k is None or k + 1 == len(spans):
+        return quote
+    s, e = spans[k + 1]
+    text = hits[pos].chunk.span_text
+    if _NEW_BLOCK.search(text(end, s)) or is_label(text(s, e)):
+        return quote
+    return pos, start, e
+
+
+def with_figure(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
+    """For a question that asks how much: a quote that states no quantity (a caption's title, "8xH100 节点的
+    AllReduce 带宽。") comes with the sentence beside it that does: the one after it, else the one before."""
+    pos, start, end = quote
+    chunk_text = hits[pos].chunk.span_text
+    spans, k = _sentences_around(index, hits, quote)
+    if k is None or quantities(chunk_text(start, end)):
+        return quote
+    for step in (1, -1):
+        if 0 <= k + step < len(spans) and quantities(chunk_text(*spans[k + step])):
+            s, e = spans[k + step]
+            return pos, min(start, s), max(end, e)
+    return quote
