@@ -226,8 +226,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     answer, spec_answer = None, spec.answer if spec else None
     # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect
     why = WHY.search(text.lower()) is not None
-    # a drawback asked ("чем плохо ...", "what's the catch with ...") is answered like a why: the sentence that names
-    # it with the one that says why it matters
+    # a drawback asked ("чем плохо ...", "what's the catch with ..."): the sentence that names it with the next one of
+    # its paragraph, which says why it matters
     drawback = not why and DRAWBACK.search(text.lower()) is not None
     # a figure asked: in so many words or by a word of rate ("what AllReduce bandwidth do you get"), not a definition
     figure = (FIGURE_ASKED.search(text.lower()) is not None or rate_asked(text.lower())) and not DEFINES.search(text.lower())

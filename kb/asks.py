@@ -20,10 +20,17 @@ DRAWBACK = re.compile(
     r"|disadvantages?)\b|\bwhat(?:'s| is) (?:wrong|bad) (?:with|about)\b|(?:最大|主要)的?(?:问题|缺点|短板|劣势|弊端)|"
     r"有什么(?:缺点|坏处|弊端|不足|风险)|(?:缺点|坏处|弊端)是什么|(?<![а-яё])(?:главн|основн|сам\w+ больш|крупнейш|ключев)\w* "
     r"(?:проблем|недостат|минус)\w*|(?<![а-яё])чем (?:плох|опасн|рискован)\w*|(?<![а-яё])в ч[её]м (?:минус|недостат|подвох)\w*")
-# A figure asked in so many words ("how much", "сколько", "多少"); a cued attribute or a word of rate asks one too.
+# What to do or set is asked ("what do I need to set in the kernel so that the MI300X gets good matmul performance",
+# "что нужно настроить", "需要设置什么"): an action, not a figure, though an attribute is named as the aim.
+ACTION = re.compile(r"\bwhat (?:do|should|must|can) (?:i|we|you) (?:[a-z]+ )?(?:need to |have to )?(?:set|do|configure|change|"
+                    r"enable|disable|install|tune|turn on|turn off)\b|\bhow (?:do|should|can) (?:i|we|you) (?:set|configure|tune|"
+                    r"enable)\b|(?<![а-яё])что (?:[а-яё]+ )?(?:нужно|надо|следует|стоит|необходимо) (?:[а-яё]+ )?(?:сделать|"
+                    r"настроить|включить|выключить|отключить|установить|изменить|поменять)|"
+                    r"(?:需要|应该|要)(?:设置|做|配置|修改|开启|关闭|调整)什么|怎么(?:设置|配置|调)")
+# A figure asked in so many words ("how much", "сколько", "多少"); a word of rate asks one too (see ``rate_asked``).
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几|是多少")
 # A question that asks when: "when" before a verb ("when did", not "when working with", nor "when should I use",
-# which asks a condition),
+# which asks a condition, though "when does X become the bottleneck" still reads as a time),
 # "when" or "когда" opening a question that goes on in no other clause ("Когда Intel купила Habana, какие продукты ..."
 # asks the products), "what year", "в каком году", 什么时候 / 何时 / 哪年.
 WHEN = re.compile(r"^\W*when\b(?!\s+(?:should|must|would|to)\b)(?![^,，]*[,，])|\bwhen (?:did|does|do|was|were|will|is|are)\b|\b(?:what|which) year\b|"

@@ -29,15 +29,19 @@ WHEN_BONUS = 0.5  # asked when, added to a sentence that states a time: half the
 # statement that ends in a colon ("GPU 使用 SIMT 而不是 TPU 的 SIMD：") still says something.
 _COLON_END = re.compile(r"[:：]\W*$")
 _ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$|"
-                        r"^\W*(?:here (?:are|is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
+                        r"^\W*(?:here(?:'s| are| is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
 _LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
+
+
+def _size(sentence: str) -> float:
+    """How many words a sentence has, a Chinese character counting half of one."""
+    return len(re.findall(rf"[^\W\d_{HAN}]+|\d+", sentence)) + len(re.findall(f"[{HAN}]", sentence)) / 2
 
 
 def is_label(sentence: str) -> bool:
     if not _COLON_END.search(sentence):
         return False
-    size = len(re.findall(rf"[^\W\d_{HAN}]+|\d+", sentence)) + len(re.findall(f"[{HAN}]", sentence)) / 2
-    return size <= _LABEL_WORDS or bool(_ANNOUNCES.search(sentence.lower()))
+    return _size(sentence) <= _LABEL_WORDS or bool(_ANNOUNCES.search(sentence.lower()))
 
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
@@ -91,6 +95,9 @@ _CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|th
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 # Between two sentences of one paragraph: no blank line, and no line that starts a list item, a table row or a caption.
 _NEW_BLOCK = re.compile(r"\n\s*\n|\n\s*(?:[-*+|]|\d+[.)])")
+_BLOCK_START = re.compile(r"\s*(?:[-+|]|\*(?!\*)|\d+[.)]\s)")  # a sentence that opens a list item, a row or a caption
+# Figures the quantity reader does not take: scientific notation ("10e10 bytes/second", "`1.5e10`").
+_SCIENTIFIC = re.compile(r"\d(?:\.\d+)?e[+-]?\d+", re.IGNORECASE)
 
 
 def _sentences_around(index: KnowledgeIndex, hits: list[Hit],
@@ -134,9 +141,16 @@ def with_next_in_paragraph(index: KnowledgeIndex, hits: list[Hit], quote: tuple[
         return quote
     s, e = spans[k + 1]
     text = hits[pos].chunk.span_text
-    if _NEW_BLOCK.search(text(end, s)) or is_label(text(s, e)):
+    # a sentence of a few words or one that announces what follows says nothing on its own ("Давайте разберемся.",
+    # "Here's a diagram of part of the system.")
+    if _NEW_BLOCK.search(text(end, s)) or _BLOCK_START.match(text(s, e)) or is_label(text(s, e)) or \
+            _size(text(s, e)) <= _LABEL_WORDS or _ANNOUNCES.search(text(s, e).lower()):
         return quote
     return pos, start, e
+
+
+def _states_figure(sentence: str) -> bool:
+    return bool(quantities(sentence)) or _SCIENTIFIC.search(sentence) is not None
 
 
 def with_figure(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -145,10 +159,10 @@ def with_figure(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
     pos, start, end = quote
     chunk_text = hits[pos].chunk.span_text
     spans, k = _sentences_around(index, hits, quote)
-    if k is None or quantities(chunk_text(start, end)):
+    if k is None or _states_figure(chunk_text(start, end)):
         return quote
     for step in (1, -1):
-        if 0 <= k + step < len(spans) and quantities(chunk_text(*spans[k + step])):
+        if 0 <= k + step < len(spans) and _states_figure(chunk_text(*spans[k + step])):
             s, e = spans[k + step]
             return pos, min(start, s), max(end, e)
     return quote

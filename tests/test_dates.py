@@ -124,6 +124,7 @@ def test_a_question_that_asks_when_is_told_from_one_that_says_when(question, ask
     ("Released in 2021, it ...", True), ("现有的产品仍然基于台积电的16nm制程。", False),
     ("A pod holds 2048 chips.", False), ("It is 2x faster than A100.", False), ("A pod holds 2016 chips.", False),
     ("up to 1960 TFLOPS", False), ("| H100 | 3.4TB/s | 990T | 2000T |", False), ("| 1979 | 1979 |", False),
-    ("19年六月，它发布了 Gaudi。", True), ("In 2021, Amazon announced it.", True)])
+    ("19年六月，它发布了 Gaudi。", True), ("In 2021, Amazon announced it.", True),
+    ("AWS announced Trainium2 at re:Invent 2023.", True), ("Released 2019, the TPU v3 ...", True)])
 def test_a_sentence_states_a_time_in_any_form(sentence, states):
     assert states_time(sentence) is states

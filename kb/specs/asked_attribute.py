@@ -280,32 +280,6 @@ def _after_asked_noun(spans: dict[str, Spans], low: str, lang: str) -> set[str]:
     return {b for b, found in spans.items() if b not in heads and all(end <= s < limit for s, _ in found)}
 
 
-# A clause of purpose says what the asker wants to reach, not what they ask: "what do I set in the kernel so that
-# the MI300X gets good matmul performance" asks a setting, and "чтобы ... производительность" no figure. It ends where
-# its clause does or where the question proper starts ("为了跑满 H100 需要多大的显存带宽", "in order to fit a 70B model
-# how much memory ..."). One that seeks to know the figure ("нужно ли регистрироваться, чтобы узнать цену") asks it.
-_PURPOSE = re.compile(r"\b(?:so that|so as to|in order (?:to|that)|to (?:achieve|reach|hit|maximi[sz]e|improve|boost))\b|"
-                      r"(?<![а-яё])(?:чтобы|дабы)(?![а-яё])|为了|以便|才能|好让")
-_PURPOSE_END = re.compile(CLAUSE_BREAK.pattern + r"|\b(?:how|what|which|where|when)\b|"
-                          r"(?<![а-яё])(?:скольк|как|нужн|надо|где|когда)\w*|需要|多少|几|多大|哪|什么|怎么")
-_TO_KNOW = re.compile(r"\b(?:find out|know|learn|check|see|look up)\b|(?<![а-яё])(?:узна|выясн|посмотр|провер)\w*|"
-                      r"知道|了解|查|看到")
-
-
-def outside_purpose(low: str, spans: dict[str, Spans]) -> dict[str, Spans]:
-    """The cue spans of a question that stand outside its clauses of purpose (see ``_PURPOSE``)."""
-    clauses = []
-    for m in _PURPOSE.finditer(low):
-        end = _PURPOSE_END.search(low, m.end())
-        stop = end.start() if end else len(low)
-        if not _TO_KNOW.search(low, m.start(), stop):
-            clauses.append((m.start(), stop))
-    if not clauses:
-        return spans
-    return {a: kept for a, found in spans.items()
-            if (kept := [(s, e) for s, e in found if not any(cs <= s and e <= ce for cs, ce in clauses)])}
-
-
 def unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:
     """With no attribute named, a unit written in the question ("多少美元") names the one attribute
     measured in its dimension that the table has values of, when there is one."""

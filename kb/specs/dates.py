@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from kb.specs.clauses import SUBJECT_KINDS, beside, clause
 from kb.specs.model import Fact, FactSource
+from kb.specs.quantities import quantities
 from kb.specs.vocabulary import Mention, Vocabulary
 
 ATTRIBUTE = "release_date"
@@ -41,16 +42,20 @@ DATES = [re.compile(p, re.IGNORECASE) for p in (
     rf"\bin\s+{_YEAR}\b", rf"(?<![а-яё])в\s+{_YEAR}(?:\s*(?:году|г\.))?", rf"{_YEAR}\s*年(?![\d上下])",  # a year
 )]
 # A time a sentence states, in any of its forms or as a bare year ("19年12月" writes one in two digits).
-# (A bare year is no figure: not followed by a unit or a counted noun, "1960 TFLOPS", "2016 chips", nor a table's cell.)
-_TIME = re.compile(r"(?<![\d.,])(?:19[5-9]\d|20[0-3]\d)(?![\d.,%]|\s*[^\W\d_]|\s*\|)|"
-                   r"(?<!\d)\d{2}\s*年\s*(?:\d{1,2}|十[一二]?|[一二三四五六七八九])\s*月")
+# A bare year, or a Chinese month of a two-digit year ("19年12月", "19年六月").
+_YEAR_OR_MONTH = re.compile(r"(?<![\d.,])(?:19[5-9]\d|20[0-3]\d)(?!\d|[.,]\d|%)|"
+                            r"(?<!\d)\d{2}\s*年\s*(?:\d{1,2}|十[一二]?|[一二三四五六七八九])\s*月")
 
 
 def states_time(text: str) -> bool:
-    """Whether ``text`` states a time: a date of ``DATES``, a year, or a Chinese month of a two-digit year."""
-    if not text.lstrip().startswith("|") and _TIME.search(text):
+    """Whether ``text`` states a time: a date of ``DATES``, or a year that is no figure ("2016 chips", "1960
+    TFLOPS": a quantity) and stands in no table row (a cell's number)."""
+    if any(p.search(text) for p in DATES):
         return True
-    return any(p.search(text) for p in DATES)
+    if text.lstrip().startswith("|"):
+        return False
+    figures = [(q.start, q.end) for q in quantities(text)]
+    return any(not any(s <= m.start() < e for s, e in figures) for m in _YEAR_OR_MONTH.finditer(text))
 
 
 # Words of a life event, and the event they name: what the date is the date of.

@@ -14,12 +14,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.asks import DEFINES, DRAWBACK, FIGURE_ASKED, WHY
+from kb.asks import ACTION, DEFINES, DRAWBACK, FIGURE_ASKED, WHY
 from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
-from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, outside_purpose, unit_cue
+from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
@@ -84,10 +84,10 @@ _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|
 # controller", "compute die") only says which part, not the cue's attribute (when another cue names one).
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
-# What a thing does, or a drawback, asks a reason, not a figure ("что делают CC-Cores", "能干什么", "最大的问题"),
-# unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
-_PURPOSE_OR_DRAWBACK = re.compile(r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|" +
-                                  DRAWBACK.pattern)
+# What a thing does, a drawback or a thing to do asks no figure ("что делают CC-Cores", "能干什么", "最大的问题",
+# "what do I need to set so that ..."), unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
+_NOT_A_FIGURE = re.compile(r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|" +
+                           DRAWBACK.pattern + "|" + ACTION.pattern)
 _ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ов|ова)|скольк\w*)(?![а-яё])|多少|几|哪")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
 # fast or how powerful (or two things compared) and no other cue, the question asks for the peak compute in that
@@ -204,14 +204,14 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                 if (kept := [(s, e) for s, e in found if not any(ns <= s and e <= ne for ns, ne in names)])}
     # with no chip or system named, a link's name is the product too: "nvlink" of "NVLink 4.0" asks no attribute
     # where another cue does ("NVLink 4.0 和 5.0 的链接带宽"), and only where none does
-    spans = outside_purpose(low, (not names and outside([(m.start, m.end) for m in low_mentions])) or outside(names))
+    spans = (not names and outside([(m.start, m.end) for m in low_mentions])) or outside(names)
     # beside another cue, one that only names a part ("compute engine") is not what is asked; alone, it is
     heads = {a: kept for a, found in spans.items() if (kept := [(s, e) for s, e in found if not _PART_HEAD.match(low, e)])}
     spans = heads or spans
     cue_spans = [span for found in spans.values() for span in found]
     if WHY.search(low) or DEFINES.search(low) and not FIGURE_ASKED.search(low) or \
-            _PURPOSE_OR_DRAWBACK.search(low) and not FIGURE_ASKED.search(low) and not _asked_apart(low, cue_spans):
-        return None  # a reason or a definition is asked, not a figure: the passage that gives it answers
+            _NOT_A_FIGURE.search(low) and not FIGURE_ASKED.search(low) and not _asked_apart(low, cue_spans):
+        return None  # a reason, a definition or a thing to do is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or unit_cue(low, table)
     fast = _FAST_WORDS.search(low)
     if fast and _FAST_COMPARATIVES.fullmatch(fast.group(0)) and len(entities) < 2:
@@ -337,13 +337,13 @@ _OPTION_WORDS = re.compile(r"\b(?:options?|choices?|alternatives?|one)\b|(?<![а
 
 
 def _asked_apart(low: str, cue_spans: list[tuple[int, int]]) -> bool:
-    """Whether a cue stands in a clause that asks a question of its own, without the words of purpose or
-    drawback ("what is the memory bandwidth" of "..., and what is its main drawback?")."""
+    """Whether a cue stands in a clause that asks a question of its own, without words that ask no figure
+    ("what is the memory bandwidth" of "..., and what is its main drawback?")."""
     bounds = [0] + [m.end() for m in CLAUSE_BREAK.finditer(low)] + [len(low)]
     for left, right in zip(bounds, bounds[1:], strict=False):
         clause = low[left:right]
         if any(left <= s < right for s, _ in cue_spans) and _ASKS.search(clause) and \
-                not _PURPOSE_OR_DRAWBACK.search(clause):
+                not _NOT_A_FIGURE.search(clause):
             return True
     return False
 
