@@ -7,6 +7,7 @@ import re
 import pytest
 from pydantic import ValidationError
 
+from kb.asks import FIGURE_ASKED
 from kb.coverage import (
     asked_about,
     corpus_words,
@@ -386,3 +387,11 @@ def test_the_threshold_is_the_middle_of_the_equally_good_range():
     ("what is high-bandwidth memory?", False), ("что такое память с высокой пропускной способностью?", False)])
 def test_a_word_of_rate_asks_a_figure_unless_it_names_a_memory(question, asks):
     assert rate_asked(question) is asks
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("H100 有几个 SM？", True), ("Сколько памяти у Gaudi?", True), ("how much HBM does the MI300X have", True),
+    # 几乎 is "almost"
+    ("为什么 TPU 几乎总是比 GPU 便宜？", False)])
+def test_a_figure_is_asked_in_so_many_words(question, asks):
+    assert bool(FIGURE_ASKED.search(question.lower())) is asks
