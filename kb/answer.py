@@ -181,7 +181,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     vocabulary = index.facts.vocabulary
     mentions = vocabulary.mentions(text)
     entities = [(m.start, m.end) for m in mentions]
-    cue_spans = [sp for found in vocabulary.cue_spans(text.lower(), scores.lang or "en").values() for sp in found]
+    low = text.lower()
+    cued_at = vocabulary.cue_spans(low, scores.lang or "en")
+    cue_spans = [sp for found in cued_at.values() for sp in found]
     terms = retriever.domain_term_spans(text)
     unlisted = unlisted_names(retriever.words, names, entities + cue_spans + [m.span() for m in DTYPE.finditer(text)],
                               terms, vocabulary.names_a_product_line) + \
@@ -212,8 +214,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     # not whom, so an unknown name beside it is the entity asked about ("сколько HBM у Maia 100").
     # Two classes offered as alternatives ("TPU or GPU") with an attribute are whom it asks: "for Stable
     # Diffusion, is TPU or GPU cheaper?" asks of them.
-    cued = vocabulary.attribute_cues(text.lower(), scores.lang or "en")
-    subjects = (entities + class_spans(text)) if cued else known
+    subjects = (entities + class_spans(text)) if cued_at else known
     # no value in the table, no candidate reading: a passage may still state it (see passage_statement)
     statement = passage_statement(index, hits, query) if spec is not None and spec.missing and not spec.unsure else []
     reason = AbstainReason.OFF_TOPIC if off_topic else \
@@ -225,12 +226,12 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
              for e, i in zip(entries, sources, strict=True)]
     answer, spec_answer = None, spec.answer if spec else None
     # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect
-    why = WHY.search(text.lower()) is not None
+    why = WHY.search(low) is not None
     # a drawback asked ("чем плохо ...", "what's the catch with ..."): the sentence that names it with the next one of
     # its paragraph, which says why it matters
-    drawback = not why and DRAWBACK.search(text.lower()) is not None
+    drawback = not why and DRAWBACK.search(low) is not None
     # a figure asked: in so many words or by a word of rate ("what AllReduce bandwidth do you get"), not a definition
-    figure = (FIGURE_ASKED.search(text.lower()) is not None or rate_asked(text.lower())) and not DEFINES.search(text.lower())
+    figure = (FIGURE_ASKED.search(low) is not None or rate_asked(low)) and not DEFINES.search(low)
     classes = class_question(text, entities + [(n.start, n.end) for n in unlisted], premise=why) \
         if reason is None and query is None else None
     compared_in = class_statement(retriever, scores, hits, classes) if classes else None
