@@ -74,6 +74,7 @@ _YEAR_AFTER_WORD = re.compile(r"(?:since|that|this|during|before|after|from|unti
 # words ("tflops", "nvlink") are known names, and a near-spelling of one ("bandwith", "memroy") is a typo.
 RARE_WORD = 2.5
 _LOWER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[a-z]{3,}(?![A-Za-z0-9\-])")
+_UPPER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[A-Z]{3,6}(?![A-Za-z0-9\-])")
 _TYPO_SIMILARITY = 0.8
 _TYPO_LENGTH = 5
 _CAPITAL = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z0-9]")  # "Graphcore", "Gaudi2", "H100"; not an acronym ("FP16")
@@ -281,8 +282,11 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
               if m.group(0).split()[0].lower() not in _NOT_A_NAME_WORD and not _YEAR_AFTER_WORD.fullmatch(m.group(0)) and
               (m.group(0)[0].isupper() or not _is_quantity(question, m.end() - len(m.group(0).split()[-1]), m.end()))]
     if not _CAPITAL.search(question, skip_to):  # a question that capitalizes no name may write one in lower case
+        # (and its product in capitals: "groq LPU")
         found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _LOWER_WORD.finditer(question)
                   if _rare(m.group(0))]
+        found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _UPPER_WORD.finditer(question)
+                  if _rare(m.group(0).lower())]
     found += [Name(text, start, end, before_series=series) for text, start, end, series in han_names(question)]
     # one name per place: the longest of those that overlap
     out: list[Name] = []

@@ -137,7 +137,8 @@ def test_an_incidental_unknown_name_is_answered_and_an_asked_about_one_declined(
 
 def test_lower_case_product_names_decline_and_a_name_after_a_chinese_sentence_is_incidental(client):
     # typed without capitals: two words the corpus never writes and general English rarely uses are the product
-    for question in ("how many tflops does the graphcore bow ipu have", "сколько памяти у groq lpu"):
+    for question in ("how many tflops does the graphcore bow ipu have", "сколько памяти у groq lpu",
+                     "groq LPU on-chip SRAM capacity?"):
         body = client.post("/v1/ask", json={"question": question}).json()
         assert body["abstain_reason"] == "unknown_name", (question, body["unknown_names"])
     # jargon the corpus does not use is no product

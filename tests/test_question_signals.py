@@ -86,6 +86,9 @@ def test_a_question_typed_without_capitals_names_products_by_rare_words():
     # rare in general English and absent from the corpus: a name, in any language's question
     assert _unknown("how many tflops does the graphcore bow ipu have", words) == ["graphcore", "ipu"]
     assert _unknown("сколько памяти у groq lpu", words, "ru") == ["groq", "lpu"]
+    # the maker in lower case, the product in capitals; an acronym the corpus writes is its own ("HBM", "TFLOPS")
+    assert _unknown("groq LPU on-chip SRAM capacity?", words) == ["groq", "LPU", "SRAM"]
+    assert _unknown("how much HBM does the gaudi2 have and how many TFLOPS", words) == []
     # words of general English ("bow", "cheapest") and the corpus's own ("tflops", "nvlink") are no names
     assert _unknown("whats the cheapest bow with nvlink and the most tflops", words) == []
     # a near-spelling of a corpus word is a typo, not a product

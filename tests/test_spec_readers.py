@@ -223,6 +223,8 @@ def test_a_value_read_sentences_after_its_entity_points_at_its_own_sentence(voca
     ("B200 顯存時脈多少", "zh", "memory_clock"),  # Taiwan's word for a clock
     ("how many inferentia2 chips can you get in one inf2 instance?", "en", "chip_count"),
     ("一台 Inf2 最多能塞几颗 Inferentia2", "zh", "chip_count"),
+    ("Максимальное число чипов Inferentia2 в одном инстансе Inf2?", "ru", "chip_count"),  # "число" as "number of"
+    ("Количество чипов TPU v5p в одном поде?", "ru", "pod_size"),
 ])
 def test_question_words_name_the_attribute(table, question, lang, attribute):
     assert understand(question, lang, table).attribute == attribute
@@ -459,3 +461,22 @@ def test_a_count_written_as_a_compound_adjective_counts_per_the_noun_it_qualifie
     facts, _, _, _ = _read("TPU v5p comes in 4-chip hosts, up to an 8960-chip pod.\n", vocabulary)
     found = {(f.entity, f.attribute, f.value) for f in facts}
     assert ("google-tpu-v5p", "host_size", 4) in found and ("google-tpu-v5p", "pod_size", 8960) in found
+
+
+@pytest.mark.parametrize("body, lang, entity", [
+    ("H100 节点有 4 个 NVSwitch，每个 GPU 18 条 NVLink。\n", "zh", "nvidia-h100-sxm"),
+    ("Each H100 has 18 NVLink links.\n", "en", "nvidia-h100-sxm"),
+    ("У H100 18 линков NVLink.\n", "ru", "nvidia-h100-sxm"),
+])
+def test_a_count_of_links_in_prose_is_the_chips_link_count(vocabulary, body, lang, entity):
+    facts, _, _, _ = _read(body, vocabulary, lang)
+    assert (entity, "link_count", 18) in {(f.entity, f.attribute, f.value) for f in facts}
+
+
+def test_links_joining_two_parts_a_width_or_a_generation_are_no_link_count(vocabulary):
+    facts, _, _, statements = _read(
+        "The two GCDs of the MI250 are connected via four AMD Infinity Fabric links. Each of these 16-wide links of "
+        "the MI250 runs at 25 GT/sec. The MI300X attaches via PCIe Gen 5 x16 links.\n", vocabulary)
+    assert not [f for f in facts if f.attribute == "link_count"]
+    assert [s.reason for s in statements if s.quantity == "four AMD Infinity Fabric links"] == \
+        ["links between two parts, not a chip's count"]

@@ -13,7 +13,13 @@ from kb.specs.vocabulary import Mention, Vocabulary
 
 COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda cores": "cuda_cores", "cc cores": "cc_cores",
            "compute units": "compute_units", "sms": "sm_count", "chips": "chip_count", "transistors": "transistor_count",
-           "vcpus": "vcpus", "stream processors": "stream_processors"}
+           "vcpus": "vcpus", "stream processors": "stream_processors",
+           "links": "link_count"}
+
+# Links said to join two parts ("the two GCDs are connected via four links", "GCDs 0 and 4 connect via two XGMI
+# links") are that connection's, not the number of links a chip has ("每个 GPU 18 条 NVLink").
+_BETWEEN = re.compile(r"\bconnect(?:ed|s)? (?:via|by|through|with)\b|\bbetween\b|(?<![а-яё])(?:между|соедин\w+ (?:через|по))"
+                      r"(?![а-яё])|之间|相连", re.IGNORECASE)
 
 # The words for a kind of entity written with no generation: "HBM" names memory as "HBM3e" does.
 GENERIC_NAMES = {"memory": re.compile(r"(?<![a-z0-9])(?:hbm|gddr|lpddr)(?![a-z0-9])")}
@@ -72,6 +78,8 @@ def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
                  mentions: list[Mention] = (), label: str = "") -> tuple[str | None, str]:
     """The quantity's attribute and why (or why none)."""
     if q.counted:
+        if q.counted == "links" and _BETWEEN.search(text[slice(*clause(text, q.start, q.end))]):
+            return None, "links between two parts, not a chip's count"
         if q.unit_text.startswith("-") and (container := _container(text, q, vocabulary)):
             return container, "counted"
         counted = COUNTED.get(q.counted)

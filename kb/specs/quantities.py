@@ -45,6 +45,9 @@ COUNT_NOUNS = [
     (r"instances|инстанс\w*|个实例|台", "instances", "instances"),
     (r"transistors|транзистор\w*|个晶体管", "transistors", "transistors"),
     (r"vcpus", "vCPUs", "vcpus"),
+    # a link is named by the words before it ("seven high-bandwidth, low-latency AMD Infinity Fabric links",
+    # "18 条 NVLink"), not by words that join another thing counted ("8 GPUs with NVLink links")
+    (r"(?:(?!(?:with|and|or|of|per|each|to|via|the|in|on|for|gpus?|chips?|nodes?)\b)[a-z™-]+,?\s+){0,5}?links|линк\w*|条\s*(?:nvlink|链路|链接|link)", "links", "links"),
 ]
 _COUNT = re.compile(r"(?:-|\s*(?:[\w.\-]+\s+)?)(?:x\s*)?(" + "|".join(p for p, _, _ in COUNT_NOUNS) + r")(?![A-Za-z])",
                     re.IGNORECASE)
@@ -109,6 +112,8 @@ def _count_after(text: str, end: int) -> tuple[str, str, int] | None:
     noun = m.group(1)
     for pattern, unit, counted in COUNT_NOUNS:
         if re.fullmatch(pattern, noun, re.IGNORECASE):
+            if unit == "links" and (text[end] == "-" or re.search(r"\d", text[end:m.start(1)])):
+                return None  # "16-wide links", "PCIe Gen 5 x16 links": a width or a generation, not a count
             return unit, counted, m.end()
     return None
 
