@@ -225,6 +225,10 @@ def test_a_value_read_sentences_after_its_entity_points_at_its_own_sentence(voca
     ("一台 Inf2 最多能塞几颗 Inferentia2", "zh", "chip_count"),
     ("Максимальное число чипов Inferentia2 в одном инстансе Inf2?", "ru", "chip_count"),  # "число" as "number of"
     ("Количество чипов TPU v5p в одном поде?", "ru", "pod_size"),
+    # the share of the peak a measured figure reaches is the efficiency, named as a share
+    ("Which reaches a higher fraction of its theoretical bf16 peak in matmul benchmarks, Gaudi 2 or H100 SXM?", "en",
+     "matmul_efficiency"),
+    ("У кого выше доля от теоретического пика в matmul: Gaudi 2 или H100?", "ru", "matmul_efficiency"),
 ])
 def test_question_words_name_the_attribute(table, question, lang, attribute):
     assert understand(question, lang, table).attribute == attribute
