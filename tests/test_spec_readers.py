@@ -229,6 +229,9 @@ def test_a_value_read_sentences_after_its_entity_points_at_its_own_sentence(voca
     ("Which reaches a higher fraction of its theoretical bf16 peak in matmul benchmarks, Gaudi 2 or H100 SXM?", "en",
      "matmul_efficiency"),
     ("У кого выше доля от теоретического пика в matmul: Gaudi 2 или H100?", "ru", "matmul_efficiency"),
+    # a version number may stand in the link's name
+    ("What is the bandwidth of one NVLink 5.0 link on Blackwell GPUs?", "en", "link_bandwidth"),
+    ("Какая скорость у каждого NVLink 5.0 линка?", "ru", "link_bandwidth"),
 ])
 def test_question_words_name_the_attribute(table, question, lang, attribute):
     assert understand(question, lang, table).attribute == attribute
