@@ -84,12 +84,13 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
     return sorted(chosen)
 
 
-# A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...") follows its reasons; any other states a
-# claim that the sentences after it explain.
+# A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...", or anywhere "... , this explains why")
+# follows its reasons; any other states a claim that the sentences after it explain.
 _CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|that is why|this is why|"
-                        r"(?:that|this|which) means)\b|"
+                        r"(?:that|this|which) means)\b|\b(?:this|that|which) explains why\b|"
                         r"^\W*(?:поэтому|итак|таким образом|в итоге|следовательно|это (?:значит|означает)|значит)"
-                        r"(?![а-яё])|^\W*(?:结论|总结|所以|因此|因而|综上|这意味着|也就是说)", re.IGNORECASE)
+                        r"(?![а-яё])|(?<![а-яё])(?:это|что) объясняет(?![а-яё])|"
+                        r"^\W*(?:结论|总结|所以|因此|因而|综上|这意味着|也就是说)|这(?:就)?解释了", re.IGNORECASE)
 
 
 _HAS_LETTER = re.compile(r"[^\W\d_]")

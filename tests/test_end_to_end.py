@@ -162,6 +162,10 @@ def test_asked_why_a_sentence_that_draws_a_conclusion_comes_with_the_reason_befo
     text = client.post("/v1/ask", json={"question": "Why can matmuls be FLOPs-bound at small batch sizes when the "
                                                     "weights sit in VMEM?"}).json()["answer"]["text"]
     assert "22x higher than HBM" in text and text.index("22x") < text.index("That means"), text
+    # a conclusion drawn mid-sentence (", this explains why ...") follows its reason too
+    text = client.post("/v1/ask", json={"question": "Почему у одинаковых GPU в одном узле разный MAMF?"}).json()
+    text = text["answer"]["text"]
+    assert "conservatively" in text and text.index("conservatively") < text.index("this explains why"), text
 
 
 @pytest.mark.parametrize("question, figure", [
