@@ -274,6 +274,12 @@ def test_how_much_faster_one_named_thing_is_than_another_uses_the_compute_relati
         query, spec = lookup(table, question, lang)
         assert query.attribute == "peak_compute" and spec.answer.text.startswith(start), question
         assert "2-3x faster than A100" in spec.relation.quote
+    # asked the other way, how much slower the slower one is: the same relation, the slower one named first
+    for question, lang, start in (("A100 比 H100 慢多少？", "zh", "NVIDIA A100 SXM 更低：NVIDIA H100 SXM 比它高2–3倍"),
+                                  ("How much slower is the A100 than the H100?", "en",
+                                   "NVIDIA A100 SXM is lower: NVIDIA H100 SXM is 2–3× higher")):
+        query, spec = lookup(table, question, lang)
+        assert query.attribute == "peak_compute" and spec.answer.text.startswith(start), (question, spec.answer.text)
     # with no relation stated between them, a word of speed alone names no attribute; a word of size is no speed
     assert understand("Во сколько раз Gaudi2 быстрее A100?", "ru", table) is None
     assert understand("H100 比 A100 大几倍", "zh", table) is None

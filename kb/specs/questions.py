@@ -53,7 +53,7 @@ _LOWER = {
           r"weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
     "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|"
           r"(?<![а-яё])низк\w*(?! (?:точност|загрузк|нагрузк|энерго|уровн|задержк)\w*)|медленн\w*|слаб\w*)",
-    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱",
+    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱|慢(?:多少|几倍|了?多少)",
 }
 # The words that ask for more of a thing; beside a word of _LOWER, the one nearer the attribute's cue decides
 # ("which has more HBM? we want less sharding" asks for more memory)
@@ -95,9 +95,13 @@ _ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|
 _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?:fast|quick)(?:er|est)\b|скорост\w*|"
                          r"как быстро|(?<![а-яё])быстре\w*|сам\w+ быстр\w*|多快|速度|更快|最快|哪个快|谁快|"
                          r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сам\w+ мощн\w*|(?<![а-яё])мощност\w*|"
-                         r"更强|最强")
+                         r"更强|最强|"
+                         # and the other way: how much slower or weaker one is
+                         r"\bhow slow\b|\bslow(?:er|est)\b|\bweaker\b|\bless powerful\b|(?<![а-яё])медленне\w*|"
+                         r"сам\w+ медленн\w*|(?<![а-яё])слабее(?![а-яё])|更慢|最慢|慢(?:多少|几倍|了?多少)|更弱|最弱")
 # of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
-_FAST_COMPARATIVES = re.compile(r"(?:fast|quick)er|быстре\w*|更快|more powerful|stronger|мощне\w*|更强")
+_FAST_COMPARATIVES = re.compile(r"(?:fast|quick|slow)er|weaker|less powerful|быстре\w*|медленне\w*|слабее|更快|更慢|"
+                                r"慢(?:多少|几倍|了?多少)|更弱|more powerful|stronger|мощне\w*|更强")
 _SPEEDUP = re.compile(r"快|加速比|加速了|быстр|ускорени[ея](?![а-яё])|\bfaster\b|" + _SPEEDUP_OF)
 PER_PRECISION = "peak_compute"
 # Words that qualify a figure as achieved in practice rather than the datasheet's peak ("real matmul", "实测").
