@@ -1052,3 +1052,19 @@ def test_a_ranking_of_listed_parts_is_no_ranking_of_products(table):
                            ("Which GPU has the highest TFLOPS for AI, HPC and ML workloads?", "en"),
                            ("Which is the fastest FP16/BF16 GPU?", "en")):
         assert understand(question, lang, table).kind == "superlative", question
+
+
+def test_a_kind_of_attribute_that_names_no_attribute_is_refused_naming_the_file(project_settings, tmp_path):
+    _refused_after_edit(project_settings, tmp_path, "attributes.yaml", "kind_of: fast_onchip_memory",
+                        "kind_of: fast_onchip_memroy", r"attributes\.yaml.*kind_of 'fast_onchip_memroy' is not an attribute")
+
+
+def test_asked_a_broader_attribute_the_named_chips_have_only_the_narrower_one_answers(table):
+    # a Trainium's on-chip SRAM is its SBUF: asked the SRAM, the SBUF answers, in every language
+    for question, lang in (("Which one has more SRAM: Trainium2 or Trainium3?", "en"),
+                           ("Сколько SRAM на чипе у Trainium2?", "ru"), ("Trainium3 的片上缓存有多大？", "zh")):
+        assert understand(question, lang, table).attribute == "sbuf_capacity", question
+    _, spec = lookup(table, "Which one has more SRAM: Trainium2 or Trainium3?", "en")
+    assert spec.answer.text.startswith("AWS Trainium3"), spec.answer.text
+    # a chip that has the broader one is asked that one
+    assert understand("How much SRAM does the H100 have?", "en", table).attribute == "fast_onchip_memory"

@@ -184,7 +184,9 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     ends = {a: max((e for _, e in spans.get(a, [])), default=0) for a in tied}
     last = max(ends.values())
     tied = [a for a in tied if ends[a] == last]
-    return next((a for a in tied if has_facts(a)), tied[0])
+    chosen = next((a for a in tied if has_facts(a)), tied[0])
+    narrower = [a.id for a in vocabulary.attributes.values() if a.kind_of == chosen and has_facts(a.id)]
+    return narrower[0] if not has_facts(chosen) and len(narrower) == 1 else chosen
 
 
 # Two cues side by side: one right after the other ("SBUF memory", "SBUF-памяти", "片上缓存 SBUF") or in brackets

@@ -112,6 +112,9 @@ class Attribute(Frozen):
     needs_cue: bool = False  # prose gives it only with its cue beside the number (a memory clock, not a bare MHz)
     # the attribute of the same figure for a whole chip, all its links together: asked "per chip", it answers
     per_chip: str | None = None
+    # the broader attribute this one is a kind of (a Trainium's SBUF is its fast on-chip memory): asked the broader
+    # one of entities that have only this one, this one answers
+    kind_of: str | None = None
 
     def label(self, lang: str) -> str:
         return self.labels.get(lang, self.labels["en"])

@@ -177,13 +177,10 @@ class Vocabulary:
                 raise SpecError(f"{folder / ENTITIES_FILE}:{line}", f"entity '{entity.id}' is defined twice")
             seen[entity.id] = entity.id
             entities.append(entity)
-        for entity in entities:
-            if entity.parts and entity.parts.chip not in seen:
-                raise SpecError(str(folder / ENTITIES_FILE), f"entity '{entity.id}': parts.chip "
-                                f"'{entity.parts.chip}' is not an entity")
-            if entity.family and entity.family not in seen:
-                raise SpecError(str(folder / ENTITIES_FILE), f"entity '{entity.id}': family "
-                                f"'{entity.family}' is not an entity")
+        for entity, field, named in ((e, f, n) for e in entities
+                                     for f, n in (("parts.chip", e.parts and e.parts.chip), ("family", e.family))):
+            if named and named not in seen:
+                raise SpecError(str(folder / ENTITIES_FILE), f"entity '{entity.id}': {field} '{named}' is not an entity")
         for line, item in load_yaml_items(folder / ATTRIBUTES_FILE):
             attribute = validated(Attribute, f"{folder / ATTRIBUTES_FILE}:{line}", item)
             for pattern in (*attribute.headers, *(c for cues in attribute.cues.values() for c in cues),
@@ -196,6 +193,10 @@ class Vocabulary:
                     raise SpecError(f"{folder / ATTRIBUTES_FILE}:{line}", f"pattern {pattern!r} holds a control "
                                     "character: write regular expressions in single quotes")
             attributes.append(attribute)
+        for attribute, field in ((a, f) for a in attributes for f in ("per_chip", "kind_of")):
+            if (named := getattr(attribute, field)) is not None and named not in {a.id for a in attributes}:
+                raise SpecError(str(folder / ATTRIBUTES_FILE), f"attribute '{attribute.id}': {field} '{named}' is "
+                                "not an attribute")
         return cls(entities, attributes)
 
     def to_json(self) -> dict:
