@@ -119,6 +119,9 @@ class LookupAnswer(Frozen):
     lang: str = Field(description="the language of text")
     entities: tuple[str, ...] = Field(description="the entities looked up")
     text: str = Field(description="the answer in the question's language")
+    also: tuple[str, ...] = Field((), description="further attributes the question asked in clauses of their own "
+                                                 "(\"how many chips in a pod and how much HBM per chip\"), answered "
+                                                 "after the first in text; their values are among the specs entries")
     relation: str | None = Field(None, description="when the entity has no value: the source sentence that states "
                                                    "how it relates to a class of products (\"40% higher than the "
                                                    "latest GPU instances\")")

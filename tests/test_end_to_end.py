@@ -448,3 +448,11 @@ def test_a_stated_comparison_of_other_products_or_another_attribute_answers_noth
 def test_a_systems_total_is_read_from_the_passage_that_states_it_not_from_a_per_gpu_figure(client, question):
     body, _ = _top(client, question)
     assert body["spec_answer"] is None and "32.4TB/s" in body["answer"]["text"], body["answer"]
+
+
+def test_a_question_that_asks_two_attributes_gets_both_through_the_service(client):
+    # read whole it asked a chip count the table lacks and was declined; each clause is answered now
+    body = client.post("/v1/ask", json={"question": "TPU v5p: how many chips in a pod and how much HBM per chip?"}).json()
+    assert body["answerable"] and body["spec_answer"]["attribute"] == "pod_size"
+    assert body["spec_answer"]["also"] == ["memory_capacity"]
+    assert "8,960" in body["spec_answer"]["text"] and "95 GB" in body["spec_answer"]["text"]

@@ -1068,3 +1068,22 @@ def test_asked_a_broader_attribute_the_named_chips_have_only_the_narrower_one_an
     assert spec.answer.text.startswith("AWS Trainium3"), spec.answer.text
     # a chip that has the broader one is asked that one
     assert understand("How much SRAM does the H100 have?", "en", table).attribute == "fast_onchip_memory"
+
+
+@pytest.mark.parametrize(("question", "lang", "asked", "values"), [
+    # a word of one clause ("per chip") no longer steers the other's reading ("how many chips in a pod")
+    ("TPU v5p: how many chips in a pod and how much HBM per chip?", "en", ("pod_size", "memory_capacity"), (8960, 95)),
+    ("What is the memory capacity and the memory bandwidth of the H100?", "en",
+     ("memory_capacity", "memory_bandwidth"), (80, 3.35)),
+    ("Какую частоту и пропускную способность памяти имеет MI250?", "ru", ("clock", "memory_bandwidth"), (1.7, 3.28)),
+])
+def test_each_clause_that_asks_an_attribute_of_its_own_is_answered(table, question, lang, asked, values):
+    query, spec = lookup(table, question, lang)
+    assert (query.attribute, *spec.answer.also) == asked
+    assert all(any(e.attribute == a and e.value == v for e in spec.entries) for a, v in zip(asked, values, strict=True))
+    first, second = (spec.answer.text.index(f"{v:,}".replace(",", " " if lang == "ru" else ",").replace(
+        ".", "," if lang == "ru" else ".")) for v in values)
+    assert first < second, spec.answer.text  # in question order
+    # one attribute asked of two things, or two things compared, is one reading
+    query, spec = lookup(table, "How much memory do the H100 and the A100 have?", "en")
+    assert query.attribute == "memory_capacity" and not spec.answer.also

@@ -34,6 +34,7 @@ from kb.specs.phrases import (
 )
 from kb.specs.questions import SpecQuery, understand
 from kb.specs.selection import entry, merge_repeats, select, value_range
+from kb.specs.several import clause_readings
 from kb.specs.units import UNITS, convert
 
 MAX_RANKED = 5
@@ -365,4 +366,21 @@ def lookup(table: FactTable, question: str, lang: str | None, known_words: froze
     query = understand(question, lang, table, known_words, unlisted)
     if query is None:
         return None, None
-    return query, answer_spec(table, query, lang if lang in LANGS else "en")
+    lang = lang if lang in LANGS else "en"
+    readings = clause_readings(question, lang, table, query, known_words, unlisted)
+    if not readings:
+        return query, answer_spec(table, query, lang)
+    return readings[0], _together([answer_spec(table, q, lang) for q in readings], lang)
+
+
+def _together(results: list[SpecResult], lang: str) -> SpecResult:
+    """The answers to the clauses of one question, in question order, as one."""
+    answers = [r.answer for r in results if r.answer is not None]
+    stop = "。" if lang == "zh" else ". "
+    text = stop.join(a.text.rstrip(".。") for a in answers)
+    answer = answers[0].model_copy(update={"text": text, "also": tuple(a.attribute for a in answers[1:])}) \
+        if answers else None
+    return SpecResult(entries=[e for r in results for e in r.entries], answer=answer,
+                      found=any(r.found for r in results), missing=all(r.missing for r in results),
+                      relation=next((r.relation for r in results if r.relation), None),
+                      unsure=tuple(u for r in results for u in r.unsure))
