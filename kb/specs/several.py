@@ -23,14 +23,15 @@ def clause_readings(question: str, lang: str, table: FactTable, whole: SpecQuery
         return []
     text = normalize_for_matching(question)
     low, vocabulary = text.lower(), table.vocabulary
+    bounds = [0] + [m.end() for m in CLAUSE_BREAK.finditer(low)] + [len(low)]
+    cued = [text[left:right] for left, right in zip(bounds, bounds[1:], strict=False)
+            if vocabulary.cue_spans(low[left:right], lang)]
+    if len(cued) < 2:
+        return []
     # a clause that names nothing asks about what the question names elsewhere ("... and how much HBM per chip")
     names = " ".join(dict.fromkeys(text[m.start:m.end] for m in vocabulary.mentions(text)))
-    bounds = [0] + [m.end() for m in CLAUSE_BREAK.finditer(low)] + [len(low)]
     readings: list[SpecQuery] = []
-    for left, right in zip(bounds, bounds[1:], strict=False):
-        clause = text[left:right]
-        if not vocabulary.cue_spans(clause.lower(), lang):
-            continue
+    for clause in cued:
         own = vocabulary.mentions(clause)
         reading = understand(clause if own else f"{clause} {names}", lang, table, known_words, unlisted)
         if reading is not None and reading.kind == "lookup" and reading.entities and \
