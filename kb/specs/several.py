@@ -24,8 +24,9 @@ def clause_readings(question: str, lang: str, table: FactTable, whole: SpecQuery
     text = normalize_for_matching(question)
     low, vocabulary = text.lower(), table.vocabulary
     bounds = [0] + [m.end() for m in CLAUSE_BREAK.finditer(low)] + [len(low)]
+    starts = [s for found in vocabulary.cue_spans(low, lang).values() for s, _ in found]
     cued = [text[left:right] for left, right in zip(bounds, bounds[1:], strict=False)
-            if vocabulary.cue_spans(low[left:right], lang)]
+            if any(left <= s < right for s in starts)]
     if len(cued) < 2:
         return []
     # a clause that names nothing asks about what the question names elsewhere ("... and how much HBM per chip")
