@@ -205,7 +205,11 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     said = ([relation] if relation else []) + list(spec.unsure if spec else ())
     stated = [index.chunk_at(s.article_id, s.value_start or s.char_start) for s in said] + \
         (unlisted_evidence(index, query) if query is not None and query.unlisted else [])
-    pinned = list(dict.fromkeys(i for i in stated + sources + repeats if i is not None))[:top_k] \
+    # two things named and no figure of the table answers: the passage whose sentence names both relates them
+    pair = tuple(dict.fromkeys(m.entity for m in mentions))
+    pair = pair if len(pair) == 2 and not (spec and spec.found) else ()
+    relating = retriever.relating(scores, pair) if pair else []
+    pinned = list(dict.fromkeys(i for i in stated + sources + repeats + relating if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
     retrieved = time.perf_counter()
@@ -242,7 +246,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             (fact_sentences(index, hits, specs, policy.answer_max_sentences) if not one_sided(spec and spec.answer, specs)
              else []) or \
             choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=why,
-                             drawback=drawback, figure=figure, when=WHEN.search(text) is not None)
+                             drawback=drawback, figure=figure, when=WHEN.search(text) is not None,
+                             pair=pair)
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})

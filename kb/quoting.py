@@ -22,6 +22,7 @@ from kb.statements import ANSWER_FROM_TOP
 
 SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
 WHEN_BONUS = 0.5  # asked when, added to a sentence that states a time: half the margin, it decides among near ones
+PAIR_BONUS = 0.5  # asked about two named things, added to a sentence that names both ("Trainium2 < H100")
 
 
 # A sentence that only introduces what follows says nothing read alone: a heading-like phrase before a colon
@@ -46,13 +47,14 @@ def is_label(sentence: str) -> bool:
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
                      lang_bonus: float = 0.0, why: bool = False, drawback: bool = False, figure: bool = False,
-                     when: bool = False) -> list[tuple[int, int, int]]:
+                     when: bool = False, pair: tuple[str, ...] = ()) -> list[tuple[int, int, int]]:
     """(hit position, body start, body end) of the sentences to quote, in reading order. A sentence in the
     question's language gains ``lang_bonus``: one that says nearly as much is read without translating. Asked
     why, the best one comes with the sentence that gives its reason (``with_reason``); asked a drawback, with
     the next one of its paragraph (``with_next_in_paragraph``); asked how much (a ``figure``), each comes with
     the one beside it that states a figure where it states none (``with_figure``); asked when, one that states
-    a time gains ``WHEN_BONUS``."""
+    a time gains ``WHEN_BONUS``; asked about two entities (the ids of ``pair``), one that names both gains
+    ``PAIR_BONUS``: it is where a source relates them."""
     index = retriever.index
     top = {index.chunk_position[h.chunk.chunk_id]: pos for pos, h in enumerate(hits[:ANSWER_FROM_TOP])}
     rows, value = retriever.sentence_evidence(scores, list(top))
@@ -60,11 +62,21 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         return []
     if lang_bonus and scores.lang:
         value = value + lang_bonus * (index.sentence_langs[rows] == scores.lang)
-    if when:  # asked when, a sentence that states a time says more than one that does not
+    def gains(bonus: float, says) -> np.ndarray:  # the bonus to each sentence near the best that ``says``
         near = np.flatnonzero(value >= value.max() - SENTENCE_MARGIN)
-        value = value.copy()
-        value[near] += WHEN_BONUS * np.array([states_time(index.chunks[int(c)].span_text(int(s), int(e)))
-                                              for c, s, e in index.sentence_spans[rows[near]]])
+        out = value.copy()
+        out[near] += bonus * np.array([says(index.chunks[int(c)].span_text(int(s), int(e)))
+                                       for c, s, e in index.sentence_spans[rows[near]]])
+        return out
+
+    if when:  # asked when, a sentence that states a time says more than one that does not
+        value = gains(WHEN_BONUS, states_time)
+    vocabulary = index.facts.vocabulary
+
+    def names_pair(text: str) -> bool:
+        return len(pair) == 2 and set(pair) <= {m.entity for m in vocabulary.mentions(text)}
+    if len(pair) == 2:
+        value = gains(PAIR_BONUS, names_pair)
     chosen, used_chunks = [], set()
     best = float(value.max())
     for k in np.argsort(-value, kind="stable"):
@@ -81,7 +93,8 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         chosen[0] = with_next_in_paragraph(index, hits, chosen[0])
     elif figure:
         chosen = [with_figure(index, hits, quote) for quote in chosen]
-    return sorted(chosen)
+    # in reading order, except that a sentence relating the two things asked about is read first
+    return sorted(chosen, key=lambda q: (not names_pair(hits[q[0]].chunk.span_text(q[1], q[2])), q))
 
 
 # A sentence that draws a conclusion ("So ...", "结论：", "Поэтому ...", or anywhere "... , this explains why")

@@ -55,6 +55,8 @@ def load_runtime(settings: Settings, encoder: Encoder | None = None) -> Runtime:
         if settings.batch_window_ms > 0 else None
     timed = TimedEncoder(batcher or encoder)
     prepare_names()
-    return Runtime(settings=settings, retriever=Retriever.from_settings(index, timed, settings),
+    retriever = Retriever.from_settings(index, timed, settings)
+    retriever.sentence_entities  # noqa: B018 - found now, not by the first question that names two things
+    return Runtime(settings=settings, retriever=retriever,
                    policy=AnswerPolicy.from_settings(settings), manifest=index.manifest,
                    cache=AnswerCache(settings.answer_cache_size), batcher=batcher)
