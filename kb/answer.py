@@ -39,6 +39,7 @@ from kb.quoting import SENTENCE_MARGIN, choose_sentences, with_reason
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.asked_attribute import rate_asked
+from kb.specs.attribution import COUNTED
 from kb.specs.lines import name_generations, unlisted_variant
 from kb.specs.present import lookup
 from kb.specs.units import DTYPE
@@ -154,6 +155,17 @@ def _makers(vocabulary) -> frozenset[str]:
     return frozenset(e.vendor.lower() for e in vocabulary.entities.values() if e.vendor)
 
 
+def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset[str]) -> bool:
+    """Whether a count of chips is asked of a named thing the table has no entry for ("Gaudi processors in the
+    Voyager supercomputer", "Voyager 里装了多少颗 Gaudi"): the chip named is what is counted, and no instance of the
+    table that holds that chip answers for the thing named (a maker is no such thing: "AWS")."""
+    if query is None or query.attribute != COUNTED.get("chips") or not query.entities or \
+            any(vocabulary.entities[e].kind != "chip" for e in query.entities):
+        return False
+    return any(words.mentions(n.text) and not any(n.start < m.end and m.start < n.end for m in mentions) and
+               not {w.lower() for w in n.text.split()} & makers for n in names)
+
+
 def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, about_unknown: bool,
                     spec, stated: bool = False) -> AbstainReason | None:
     reason = None if hits and scores.evidence >= policy.answer_min_score else AbstainReason.WEAK_EVIDENCE
@@ -192,6 +204,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     # a maker written in Russian or Chinese ("英伟达的哪款 GPU") is read by its Latin name, as the fact table gives it
     read = retriever.glossary.in_english(question, _makers(vocabulary)) if retriever.glossary else question
     query, spec = lookup(index.facts, read, scores.lang, retriever.words.words, tuple(n.text for n in unlisted))
+    if _held_elsewhere(query, names, mentions, vocabulary, retriever.words, _makers(vocabulary)):
+        query, spec = None, None  # the passages say how many the thing named holds
     known = known_subjects(retriever, text, scores.lang, names, entities, terms)
     judged = gate_applies(known, spec, query) and scores.domain is not None
     off_topic = judged and scores.domain < policy.answer_min_domain

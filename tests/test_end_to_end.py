@@ -469,3 +469,15 @@ def test_two_named_things_with_no_figure_asked_are_answered_by_the_sentence_that
     body = client.post("/v1/ask", json={"question": question}).json()
     first = re.split(r" \[\d+\]", body["answer"]["text"])[0]
     assert body["spec_answer"] is None and relation in first, body["answer"]["text"]
+
+
+def test_a_count_of_chips_asked_of_a_thing_the_table_lacks_is_not_an_instance_of_the_table(client):
+    # the chip named is what is counted; the supercomputer named holds them: no AWS instance answers for it
+    body = client.post("/v1/ask", json={"question": "How many Gaudi training processors were in the Voyager "
+                                                    "supercomputer at SDSC?"}).json()
+    assert body["spec_answer"] is None and "336" in body["answer"]["text"], body["answer"]
+    # an instance of the table, or its maker, named beside the chip: the table answers
+    for question in ("How many Gaudi chips does an AWS DL1 instance have?",
+                     "How many Trainium2 chips does AWS put in one instance?"):
+        body = client.post("/v1/ask", json={"question": question}).json()
+        assert body["spec_answer"]["attribute"] == "chip_count", question
