@@ -1087,3 +1087,13 @@ def test_each_clause_that_asks_an_attribute_of_its_own_is_answered(table, questi
     # one attribute asked of two things, or two things compared, is one reading
     query, spec = lookup(table, "How much memory do the H100 and the A100 have?", "en")
     assert query.attribute == "memory_capacity" and not spec.answer.also
+
+
+@pytest.mark.parametrize(("question", "lang", "difference"), [
+    ("Which reaches a higher fraction of its theoretical bf16 peak in matmul benchmarks, Gaudi 2 or H100 SXM?", "en",
+     "16.6 percentage points more"),
+    ("У кого выше доля от теоретического пика в matmul: Gaudi 2 или H100?", "ru", "на 16,6 п. п. больше"),
+])
+def test_two_shares_differ_by_percentage_points(table, question, lang, difference):
+    _, spec = lookup(table, question, lang)
+    assert difference in spec.answer.text, spec.answer.text

@@ -81,6 +81,17 @@ def fmt_range(lo: float, hi: float, unit: str, lang: str) -> str:
     return f"{shown}{'' if name == '%' else ' '}{name}"
 
 
+# A difference of two shares is in points of a percentage, not a percentage of either (96.9% against 80.3%)
+POINTS = {"en": "percentage points", "ru": "п. п.", "zh": "个百分点"}
+
+
+def fmt_difference(lo: float, hi: float, unit: str, lang: str) -> str:
+    """A difference of two values in ``unit``: percentage points for two shares."""
+    if unit != "%":
+        return fmt_range(lo, hi, unit, lang)
+    return f"{fmt_range(lo, hi, '', lang).strip()}{'' if lang == 'zh' else ' '}{POINTS[lang]}"
+
+
 TEXTS = {
     "higher": {"en": "{a} is higher: {va} against {vb} for {b} ({diff} more, {ratio}×).",
                "ru": "У {a} больше: {va} против {vb} у {b} (на {diff} больше, в {ratio} раза).",

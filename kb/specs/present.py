@@ -27,6 +27,7 @@ from kb.specs.phrases import (
     RELATION_WORDS,
     TEXTS,
     factor_text,
+    fmt_difference,
     fmt_range,
     qualifier,
     times_agreed,
@@ -124,7 +125,7 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
             else:  # "во сколько раз меньше": the factor
                 key = "ratio_higher" if query.direction == "higher" else "ratio_lower_times"
         text = times_agreed(TEXTS[key][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
-                                                    vb=fmt_range(*rs, unit, lang), diff=fmt_range(*diff, unit, lang),
+                                                    vb=fmt_range(*rs, unit, lang), diff=fmt_difference(*diff, unit, lang),
                                                     ratio=ratio_text, label=label), lang)
     elif ra == rb and ra[0] == ra[1]:
         text = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=fmt_range(*ra, unit, lang))
