@@ -162,8 +162,12 @@ def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset
     if query is None or query.attribute != COUNTED.get("chips") or not query.entities or \
             any(vocabulary.entities[e].kind != "chip" for e in query.entities):
         return False
-    return any(words.mentions(n.text) and not any(n.start < m.end and m.start < n.end for m in mentions) and
-               not {w.lower() for w in n.text.split()} & makers for n in names)
+    def other(n) -> bool:  # a name apart from the chip's, or one that builds on it ("DGX A100"), not its maker's
+        inside = [m for m in mentions if n.start < m.end and m.start < n.end]
+        extra = n.text if not inside else n.text[:max(0, inside[0].start - n.start)] + " " + n.text[inside[-1].end - n.start:]
+        return bool(extra.split()) and not {w.lower() for w in extra.split()} & makers and \
+            (bool(inside) or words.mentions(n.text))
+    return any(other(n) for n in names)
 
 
 def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, about_unknown: bool,

@@ -308,9 +308,11 @@ def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
                    for a, b in entities) or \
             any(n.end <= a and not question[n.end:a].strip() and all(words.mentions(w) for w in n.text.split())
                 for a, _ in entities)
+    # an acronym the corpus writes only as the start of a longer name ("EFA" of "EFAv3") is the corpus's
     unknown = [n for n in (names_in(question, lang) if names is None else names)
                if not words.mentions(n.text) and not maker_and_entity(n) and
-               not (n.before_series and words.writes_part_of(n.text))]
+               not (n.before_series and words.writes_part_of(n.text)) and
+               not (n.rare_word and n.text.isupper() and any(w.startswith(n.text.lower()) for w in words.words))]
     # one rare word alone is as likely jargon the corpus does not use ("finetuning", "dataloader"); a maker and
     # a product ("groq lpu", "graphcore bow ipu") are two, and a typo of a corpus word is neither
     if sum(n.rare_word for n in unknown) >= 2:

@@ -89,6 +89,8 @@ def test_a_question_typed_without_capitals_names_products_by_rare_words():
     # the maker in lower case, the product in capitals; an acronym the corpus writes is its own ("HBM", "TFLOPS")
     assert _unknown("groq LPU on-chip SRAM capacity?", words) == ["groq", "LPU", "SRAM"]
     assert _unknown("how much HBM does the gaudi2 have and how many TFLOPS", words) == []
+    # one the corpus writes only as the start of a longer name is the corpus's ("EFA" of "EFAv3")
+    assert _unknown("how does dpu offload help EFA", corpus_words(["Trn2 uses EFAv3 networking."])) == []
     # words of general English ("bow", "cheapest") and the corpus's own ("tflops", "nvlink") are no names
     assert _unknown("whats the cheapest bow with nvlink and the most tflops", words) == []
     # a near-spelling of a corpus word is a typo, not a product

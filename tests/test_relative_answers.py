@@ -289,9 +289,11 @@ def test_how_much_faster_one_named_thing_is_than_another_uses_the_compute_relati
 
 
 def test_a_chinese_count_asked_with_a_measure_word_is_never_answered_with_an_amount(table):
-    """"几条 NVLink" counts links: the per-GPU NVLink bandwidth is another attribute, so no spec reading; the
-    passage that counts them answers."""
-    assert understand("H100 每个 GPU 有几条 NVLink？", "zh", table) is None
+    """"几条 NVLink" counts links: of the cued attributes the count is read, never the per-GPU NVLink bandwidth;
+    where none counts, no spec reading, and the passage that counts them answers."""
+    assert understand("H100 每个 GPU 有几条 NVLink？", "zh", table).attribute == "link_count"
+    assert understand("TPU v5e 有多少条 ICI 链路？", "zh", table).attribute == "link_count"
+    assert understand("H100 有几块 HBM 带宽？", "zh", table) is None
     assert understand("H100 有多少个 SM", "zh", table).attribute == "sm_count"
     assert understand("Trn1 有几个 NeuronCore", "zh", table).attribute == "neuron_cores"
     assert understand("H100 的 NVLink 带宽是多少", "zh", table).attribute == "gpu_bandwidth"

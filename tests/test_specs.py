@@ -111,6 +111,9 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
     ("Trn1的FP32算力是多少？", "zh", "lookup", ("aws-trn1",), "peak_compute"),
     ("Сколько транзисторов в A100?", "ru", "lookup", ("nvidia-a100-sxm",), "transistor_count"),
     ("Сколько памяти у Гауди 2?", "ru", "lookup", ("intel-gaudi2",), "memory_capacity"),
+    # a Russian word of a name declines wherever it stands, its final vowel too
+    ("Сколько памяти у Трейниума 2?", "ru", "lookup", ("aws-trainium2",), "memory_capacity"),
+    ("Какая пропускная способность памяти у Инферентии 2?", "ru", "lookup", ("aws-inferentia2",), "memory_bandwidth"),
     ("Какая пропускная способность памяти у Trainium3?", "ru", "lookup", ("aws-trainium3",), "memory_bandwidth"),
     ("which is cheaper, eight Gaudi or a P4d?", "en", "comparison", ("intel-gaudi", "aws-p4d"), "price_per_hour"),
     ("MI300X和H100哪个内存更大？", "zh", "comparison", ("amd-mi300x", "nvidia-h100-sxm"), "memory_capacity"),

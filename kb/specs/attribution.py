@@ -16,10 +16,14 @@ COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda 
            "vcpus": "vcpus", "stream processors": "stream_processors",
            "links": "link_count"}
 
-# Links said to join two parts ("the two GCDs are connected via four links", "GCDs 0 and 4 connect via two XGMI
-# links") are that connection's, not the number of links a chip has ("每个 GPU 18 条 NVLink").
-_BETWEEN = re.compile(r"\bconnect(?:ed|s)? (?:via|by|through|with)\b|\bbetween\b|(?<![а-яё])(?:между|соедин\w+ (?:через|по))"
-                      r"(?![а-яё])|之间|相连", re.IGNORECASE)
+# Links said to join two parts ("the two GCDs are connected via four links", "The GCD pairs 2 and 6 ... connect via
+# two XGMI links", "between the two dies") are that connection's, and links a part drives ("Both interfaces can drive
+# four links") are that part's: neither is the number of links a chip has ("每个 GPU 18 条 NVLink", "connected with its
+# neighbours by six ICI links", "18 NVLink links between it and the switches").
+_NOT_THE_CHIPS = re.compile(r"\b(?:two|both|pairs?)\b.*\bconnect|\bbetween\s+(?!it\b|them\b|itself\b)|"
+                            r"\b(?:both|each|every)\s+(?:interfaces?|controllers?|sides?)\b|"
+                            r"(?<![а-яё])(?:дв[ae]|об[ae]|пар\w*)(?![а-яё]).*соедин|(?<![а-яё])между (?!ним|собой)|"
+                            r"两(?:个|颗)?\s*\w*\s*之间|相连", re.IGNORECASE | re.DOTALL)
 
 # The words for a kind of entity written with no generation: "HBM" names memory as "HBM3e" does.
 GENERIC_NAMES = {"memory": re.compile(r"(?<![a-z0-9])(?:hbm|gddr|lpddr)(?![a-z0-9])")}
@@ -77,9 +81,9 @@ def _container(text: str, q: Quantity, vocabulary: Vocabulary) -> str | None:
 def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
                  mentions: list[Mention] = (), label: str = "") -> tuple[str | None, str]:
     """The quantity's attribute and why (or why none)."""
+    if q.unit == "links" and _NOT_THE_CHIPS.search(text):  # of the sentence: "pairs 2 and 6 ... connect via"
+        return None, "links of a part or between two parts, not a chip's count"
     if q.counted:
-        if q.counted == "links" and _BETWEEN.search(text[slice(*clause(text, q.start, q.end))]):
-            return None, "links between two parts, not a chip's count"
         if q.unit_text.startswith("-") and (container := _container(text, q, vocabulary)):
             return container, "counted"
         counted = COUNTED.get(q.counted)

@@ -365,12 +365,10 @@ def lookup(table: FactTable, question: str, lang: str | None, known_words: froze
            unlisted: tuple[str, ...] = ()) -> tuple[SpecQuery | None, SpecResult | None]:
     """The spec reading of a question and its answer; (None, None) when it is not a spec question."""
     query = understand(question, lang, table, known_words, unlisted)
-    if query is None:
-        return None, None
     lang = lang if lang in LANGS else "en"
     readings = clause_readings(question, lang, table, query, known_words, unlisted)
     if not readings:
-        return query, answer_spec(table, query, lang)
+        return (query, answer_spec(table, query, lang)) if query is not None else (None, None)
     return readings[0], _together([answer_spec(table, q, lang) for q in readings], lang)
 
 
@@ -378,7 +376,7 @@ def _together(results: list[SpecResult], lang: str) -> SpecResult:
     """The answers to the clauses of one question, in question order, as one."""
     answers = [r.answer for r in results if r.answer is not None]
     stop = "。" if lang == "zh" else ". "
-    text = stop.join(a.text.rstrip(".。") for a in answers)
+    text = stop.join([a.text.rstrip(".。") for a in answers[:-1]] + [a.text for a in answers[-1:]])
     answer = answers[0].model_copy(update={"text": text, "also": tuple(a.attribute for a in answers[1:])}) \
         if answers else None
     return SpecResult(entries=[e for r in results for e in r.entries], answer=answer,

@@ -31,6 +31,11 @@ _HAN_NUMBER = re.compile(r"(十[一二三四五六七八九]?|[一两二三四�
 # Units the corpus writes in Russian or Chinese, and the currency that makes a price.
 LOCAL_UNITS = {"美元": "USD", "долл": "USD", "usd": "USD", "$": "USD", "瓦": "W", "вт": "W", "纳米": "nm", "нм": "nm",
                "гб": "GB", "тб": "TB", "гбит/с": "Gbps", "兆赫": "MHz", "ггц": "GHz", "мгц": "MHz"}
+# Between a number and "links": a width ("16-wide", "x16"), or a word that makes the number count something else
+# ("2 of its links", "2 hops over links")
+_NOT_LINK_COUNT = re.compile(r"^-|\bx\d+\b|\b(?:of|in|on|over|hops?|with|to|via|for)\b", re.IGNORECASE)
+# A number right after a link's or bus's name is its version or generation ("NVLink 4.0 links", "PCIe Gen 5"), no count
+_LINK_VERSION = re.compile(r"(?:nvlink|neuronlink|pcie|gen|ici|fabric|version|xgmi)[\s-]*v?$", re.IGNORECASE)
 # Nouns that say what a number counts (after at most one name or word between them: "16 Trainium2 chips").
 COUNT_NOUNS = [
     (r"stream processors?|потоков\w* процессор\w*|流处理器", "cores", "stream processors"),
@@ -47,7 +52,9 @@ COUNT_NOUNS = [
     (r"vcpus", "vCPUs", "vcpus"),
     # a link is named by the words before it ("seven high-bandwidth, low-latency AMD Infinity Fabric links",
     # "18 条 NVLink"), not by words that join another thing counted ("8 GPUs with NVLink links")
-    (r"(?:(?!(?:with|and|or|of|per|each|to|via|the|in|on|for|gpus?|chips?|nodes?)\b)[a-z™-]+,?\s+){0,5}?links|линк\w*|条\s*(?:nvlink|链路|链接|link)", "links", "links"),
+    (r"(?:(?!(?:with|and|or|of|per|each|to|via|the|in|on|for|gpus?|chips?|nodes?|hops?)\b)[a-z0-9.™-]+,?\s+){0,5}?links|"
+     r"(?:[a-z0-9.-]+-)?линк\w*|条\s*(?:[a-z0-9.-]+\s*)?(?:nvlink|链路|链接|link)|个\s*(?:[a-z0-9.-]+\s*)?(?:链路|链接)",
+     "links", "links"),
 ]
 _COUNT = re.compile(r"(?:-|\s*(?:[\w.\-]+\s+)?)(?:x\s*)?(" + "|".join(p for p, _, _ in COUNT_NOUNS) + r")(?![A-Za-z])",
                     re.IGNORECASE)
@@ -112,8 +119,8 @@ def _count_after(text: str, end: int) -> tuple[str, str, int] | None:
     noun = m.group(1)
     for pattern, unit, counted in COUNT_NOUNS:
         if re.fullmatch(pattern, noun, re.IGNORECASE):
-            if unit == "links" and (text[end] == "-" or re.search(r"\d", text[end:m.start(1)])):
-                return None  # "16-wide links", "PCIe Gen 5 x16 links": a width or a generation, not a count
+            if unit == "links" and _NOT_LINK_COUNT.search(text[end:m.start(1)] + " "):
+                return None  # "16-wide links", "x16 links", "2 of its links": a width, or a count of something else
             return unit, counted, m.end()
     return None
 
@@ -144,6 +151,8 @@ def quantities(text: str) -> list[Quantity]:
             found = behind  # "380 INT8 TOPS", "190 FP16/BF16 TFLOPS": the precision between number and unit
         if not found and (written := _unit_before(text, start)):
             found = written, end
+        if found and found[0] == "links" and _LINK_VERSION.search(text[max(0, start - 16):start]):
+            continue  # "NVLink 4.0 links": the version
         if found:
             unit, stop = found
             if re.match(r"\s?/\s?[^\sA-Za-z]|\s?/\s?(?:cycle|clk|周期)|\s+per (?:cycle|clock)", text[stop:stop + 10]):
@@ -155,6 +164,8 @@ def quantities(text: str) -> list[Quantity]:
                                     unit_text=text[end:stop]))
             continue
         counted = _count_after(text, end)
+        if counted and counted[0] == "links" and _LINK_VERSION.search(text[max(0, start - 16):start]):
+            counted = None  # "18 NVLink 4.0 links": 4.0 is the version
         if counted:
             unit, noun, stop = counted
             out.append(Quantity(value, unit, start, stop, text[start:end], decimals, approx, bound, noun,

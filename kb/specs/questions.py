@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.asks import ACTION, DEFINES, DRAWBACK, FIGURE_ASKED, WHY
+from kb.asks import ACTION, DEFINES, DRAWBACK, EFFECT, FIGURE_ASKED, WHY
 from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
@@ -53,7 +53,7 @@ _LOWER = {
           r"weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
     "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|"
           r"(?<![а-яё])низк\w*(?! (?:точност|загрузк|нагрузк|энерго|уровн|задержк)\w*)|медленн\w*|слаб\w*)",
-    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱|慢(?:多少|几倍|了?多少)",
+    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱|[慢弱](?:多少|几倍)",
 }
 # The words that ask for more of a thing; beside a word of _LOWER, the one nearer the attribute's cue decides
 # ("which has more HBM? we want less sharding" asks for more memory)
@@ -77,18 +77,19 @@ _RATIO = re.compile(r"\bhow many times\b|\bwhat factor\b|" + _SPEEDUP_OF + r"|\b
                     r"(?<!最)(?:高|低|快|慢|便宜|贵|加速)(?:了|出)?多少|(?:提升|提高|增加|降低)了?多少")
 _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-яё])|倍")
 # A Chinese count asked with a measure word ("几条 NVLink", "多少个核心") wants things counted, never an amount
-# of bytes or a rate: a reading whose attribute is no count is none, and the passages answer
+# of bytes or a rate: of the cued attributes, the one that counts; none, and the passages answer
 # "几个"/"多少个" before a unit or money ask for an amount of it ("多少个 GB", "几块钱"), no count
 _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|元|美元|美金|(?:[KMGTP]i?B?|TFLOPS|PFLOPS|W|瓦)(?![A-Za-z])))", re.IGNORECASE)
 # An English noun phrase ends in its head: a cue word right before a noun of a part ("compute engine", "memory
 # controller", "compute die") only says which part, not the cue's attribute (when another cue names one).
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
-# What a thing does, a drawback or a thing to do asks no figure ("что делают CC-Cores", "能干什么", "最大的问题",
-# "what do I need to set so that ..."), unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
+# What a thing does, a drawback, a thing to do or an effect asks no figure ("что делают CC-Cores", "能干什么", "最大的问题",
+# "what do I need to set so that ...", "как ... влияет на стоимость"), unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
 _NOT_A_FIGURE = re.compile(r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|" +
-                           DRAWBACK.pattern + "|" + ACTION.pattern)
-_ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ов|ова)|скольк\w*)(?![а-яё])|多少|几|哪")
+                           DRAWBACK.pattern + "|" + ACTION.pattern + "|" + EFFECT.pattern)
+ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ую|им|ом|ов|ова|ово|овы)|скольк\w*)(?![а-яё])|"
+                  r"多少|几|哪|多[大快高]")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
 # fast or how powerful (or two things compared) and no other cue, the question asks for the peak compute in that
 # precision (the one attribute given per data type).
@@ -97,11 +98,12 @@ _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?
                          r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сам\w+ мощн\w*|(?<![а-яё])мощност\w*|"
                          r"更强|最强|"
                          # and the other way: how much slower or weaker one is
-                         r"\bhow slow\b|\bslow(?:er|est)\b|\bweaker\b|\bless powerful\b|(?<![а-яё])медленне\w*|"
-                         r"сам\w+ медленн\w*|(?<![а-яё])слабее(?![а-яё])|更慢|最慢|慢(?:多少|几倍|了?多少)|更弱|最弱")
+                         # (not the slowest: "the slowest step of BF16 training" asks no compute)
+                         r"\bhow slow\b|\bslower\b|\bweaker\b|\bless powerful\b|(?<![а-яё])медленне\w*|"
+                         r"(?<![а-яё])слабее(?![а-яё])|更慢|[慢弱](?:多少|几倍)|更弱")
 # of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
 _FAST_COMPARATIVES = re.compile(r"(?:fast|quick|slow)er|weaker|less powerful|быстре\w*|медленне\w*|слабее|更快|更慢|"
-                                r"慢(?:多少|几倍|了?多少)|更弱|more powerful|stronger|мощне\w*|更强")
+                                r"[慢弱](?:多少|几倍)|更弱|more powerful|stronger|мощне\w*|更强")
 _SPEEDUP = re.compile(r"快|加速比|加速了|быстр|ускорени[ея](?![а-яё])|\bfaster\b|" + _SPEEDUP_OF)
 PER_PRECISION = "peak_compute"
 # Words that qualify a figure as achieved in practice rather than the datasheet's peak ("real matmul", "实测").
@@ -132,7 +134,7 @@ _SCOPE_WORDS = {
 # Not a process node, nor training over several nodes ("multi-node", "на нескольких узлах", "多节点", "跨节点").
 _NODE = re.compile(r"(?<!process )(?<!multi-)(?<!multi )\b(?:nodes?|racks?)\b|(?<!нескольких )(?<![а-яё])"
                    r"(?:узл\w*|узел|стойк\w*)|(?<!工艺)(?<!多)(?<!跨)节点|机柜|机架")
-_TOTAL = re.compile(r"\b(?:total|aggregate|combined|whole|entire)\b|суммарн\w*|в сумме|(?<![а-яё])всего(?![а-яё])|"
+TOTAL = re.compile(r"\b(?:total|aggregate|combined|whole|entire)\b|суммарн\w*|в сумме|(?<![а-яё])всего(?![а-яё])|"
                     r"总(?!线|结|之|是)|合计|一共|整个")
 # One chip asked of, not the node ("each GPU", "одного H100", "单个 H100", "每张卡"), unless the node is that one
 _SINGLE = re.compile(r"(?:\b(?:one|single|each|per (?:gpu|chip|card))\b|(?<![а-яё])(?:одн(?:ого|ой|у|а)|кажд\w*)(?![а-яё])|"
@@ -241,7 +243,10 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                    for e in pool)
 
     attribute = choose_attribute(cues, low, vocabulary, has_facts, spans, lang)
-    if attribute is None or lang == "zh" and _COUNTED.search(low) and not counted(vocabulary.attributes[attribute].unit):
+    if attribute is not None and lang == "zh" and _COUNTED.search(low) and not counted(vocabulary.attributes[attribute].unit):
+        attribute = next((a for a in cued if counted(vocabulary.attributes[a].unit) and any(  # "几条 ICI 链路": links
+            not _COUNTED.fullmatch(low, s, e) for s, e in spans.get(a, []))), None)  # (not "几颗 HBM": no chips)
+    if attribute is None:
         return None
     if attribute == PER_PRECISION and _PRACTICE.search(low) and MEASURED_COMPUTE in vocabulary.attributes:
         attribute = MEASURED_COMPUTE  # "на реальном bf16 matmul": what is achieved, not the peak
@@ -292,7 +297,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
                    if any(not _COUNT_BEFORE.search(low, 0, m.start()) for m in re.finditer(pattern, low)))
     node = _node_total(low)
     # a system's total ("the total of a GB200 NVL72"), not one GPU's ("NVLink 3.0 每个 GPU 的总带宽")
-    whole = any(vocabulary.entities[e].kind in ("instance", "system") for e in entities) and _TOTAL.search(low) and \
+    whole = any(vocabulary.entities[e].kind in ("instance", "system") for e in entities) and TOTAL.search(low) and \
         not _ONE_GPU.search(low)
     if whole and "per_chip" not in scopes and \
             defined_per(vocabulary.attributes[attribute].labels.get("en", "")) in _PARTS_PER:
@@ -316,7 +321,7 @@ def _node_total(low: str) -> bool:
     word, and no single chip asked of."""
     if _PER_NODE.search(low):
         return True
-    return not _SINGLE.search(low) and any(_TOTAL.search(low, max(0, m.start() - NEAR_TOTAL), m.end() + NEAR_TOTAL)
+    return not _SINGLE.search(low) and any(TOTAL.search(low, max(0, m.start() - NEAR_TOTAL), m.end() + NEAR_TOTAL)
                                            for m in _NODE.finditer(low))
 
 
@@ -346,7 +351,7 @@ def _asked_apart(low: str, cue_spans: list[tuple[int, int]]) -> bool:
     bounds = [0] + [m.end() for m in CLAUSE_BREAK.finditer(low)] + [len(low)]
     for left, right in zip(bounds, bounds[1:], strict=False):
         clause = low[left:right]
-        if any(left <= s < right for s, _ in cue_spans) and _ASKS.search(clause) and \
+        if any(left <= s < right for s, _ in cue_spans) and ASKS.search(clause) and \
                 not _NOT_A_FIGURE.search(clause):
             return True
     return False

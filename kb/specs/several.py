@@ -1,40 +1,59 @@
 """Questions that ask several attributes at once: "TPU v5p: how many chips in a pod and how much HBM per chip?",
-"Какую частоту и пропускную способность памяти имеет MI250?", "H100 的显存容量和带宽分别是多少？".
+"Какую частоту и пропускную способность памяти имеет MI250?", "TPU v5p 的 pod 有多少颗芯片，每颗芯片多少 HBM？".
 
 Read whole, such a question is one attribute (the longest cue) and loses the other; worse, a word of one clause
-("per chip") steers the reading of the other. Each clause that names an attribute of its own is read on its own,
-of the things the whole question names, and each reading is answered.
+("per chip") steers the reading of the other. Each clause that asks an attribute of its own is read on its own,
+of everything the question names, and each reading is answered. A clause asks where it has a question word, or
+continues the clause before it that asks across "and" ("what is the memory capacity and the memory bandwidth");
+one that states a figure ("Since the H100 has 132 SMs, ...", "With 80 GB of HBM, ...") is the question's premise,
+and one about a total ("the pod's total HBM") is no figure of the chip.
 """
 
 from __future__ import annotations
 
+import re
+
 from kb.specs.asked_attribute import CLAUSE_BREAK
 from kb.specs.facts import FactTable
-from kb.specs.questions import SpecQuery, understand
+from kb.specs.quantities import quantities
+from kb.specs.questions import ASKS, TOTAL, SpecQuery, understand
 from kb.textnorm import normalize_for_matching
 
+_BREAK = re.compile(CLAUSE_BREAK.pattern + r"|以及")
+_JOINS = re.compile(r"(?:\s(?:and|и)\s|[和且及])\s*$")  # a break that joins two asks rather than ends a clause
 
-def clause_readings(question: str, lang: str, table: FactTable, whole: SpecQuery, known_words: frozenset[str] = frozenset(),
+
+def clause_readings(question: str, lang: str, table: FactTable, whole: SpecQuery | None, known_words: frozenset[str] = frozenset(),
                     unlisted: tuple[str, ...] = ()) -> list[SpecQuery]:
     """The lookups of the question's clauses, in question order, where two or more of them ask different
-    attributes of what the question names; [] where the whole reading stands (one attribute asked, a comparison,
-    a ranking)."""
-    if whole.kind != "lookup":
+    attributes; [] where the whole reading stands (one attribute asked, a comparison, a ranking)."""
+    if whole is not None and whole.kind != "lookup":
         return []
     text = normalize_for_matching(question)
     low, vocabulary = text.lower(), table.vocabulary
-    bounds = [0] + [m.end() for m in CLAUSE_BREAK.finditer(low)] + [len(low)]
-    starts = [s for found in vocabulary.cue_spans(low, lang).values() for s, _ in found]
-    cued = [text[left:right] for left, right in zip(bounds, bounds[1:], strict=False)
-            if any(left <= s < right for s in starts)]
-    if len(cued) < 2:
+    breaks = list(_BREAK.finditer(low))
+    bounds = [0] + [m.end() for m in breaks] + [len(low)]
+    mentions = vocabulary.mentions(text)
+    # a cue inside a name is the name's ("PCIe" of "the H100 SXM and PCIe versions")
+    starts = [s for found in vocabulary.cue_spans(low, lang).values() for s, _ in found
+              if not any(m.start <= s < m.end for m in mentions)]
+    keywords = ASKS.search(low) is None  # "H100: memory capacity, memory bandwidth?": each cued clause asks
+    asking, asked = [], False
+    for k, (left, right) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        clause = low[left:right]
+        joined = k > 0 and _JOINS.search(low[breaks[k - 1].start():breaks[k - 1].end()]) is not None
+        asked = not quantities(clause) and (keywords or ASKS.search(clause) is not None or asked and joined)
+        if asked and not TOTAL.search(clause) and any(left <= s < right for s in starts):
+            asking.append(text[left:right])
+    if len(asking) < 2:
         return []
-    # a clause that names nothing asks about what the question names elsewhere ("... and how much HBM per chip")
-    names = " ".join(dict.fromkeys(text[m.start:m.end] for m in vocabulary.mentions(text)))
     readings: list[SpecQuery] = []
-    for clause in cued:
-        own = vocabulary.mentions(clause)
-        reading = understand(clause if own else f"{clause} {names}", lang, table, known_words, unlisted)
+    for clause in asking:
+        # what the question names elsewhere is asked about here too ("the H100 SXM and PCIe versions", "... and
+        # how much HBM per chip")
+        own = {m.entity for m in vocabulary.mentions(clause)}
+        rest = " ".join(dict.fromkeys(text[m.start:m.end] for m in mentions if m.entity not in own))
+        reading = understand(f"{clause} {rest}".strip(), lang, table, known_words, unlisted)
         if reading is not None and reading.kind == "lookup" and reading.entities and \
                 reading.attribute not in {r.attribute for r in readings}:
             readings.append(reading)

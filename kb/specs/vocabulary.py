@@ -3,7 +3,7 @@
 A name matches whole: not inside a longer identifier ("Trainium" is not in
 "Trainium2", "v4" is not in "NeuronCore-v4"). Between letters and digits and
 at spaces a separator is optional, so "Gaudi2", "Gaudi 2" and "Gaudi-2" are
-one name. Russian names also match their inflected forms ("Гауди", "Гауди2").
+one name. Russian names match inflected in any word ("Гауди2", "Трейниума 2").
 Where names overlap, the longest wins ("GB200 NVL72" over "GB200").
 """
 
@@ -60,9 +60,9 @@ def name_pattern(name: str) -> str:
             prev = parts[i - 1]
             joinable = (prev[-1].isalnum() and part[0].isalnum())
             pattern += r"[\s\-]?" if joinable else r"\s*"
-        pattern += re.escape(part)
-        if has_cyrillic(part) and i == len(parts) - 1:
-            pattern += r"[а-яё]{0,3}"
+        # a Russian word of a name declines wherever it stands ("Трейниума 2"), its final vowel too ("Инферентии")
+        stem = part[:-1] if has_cyrillic(part) and len(part) > 4 and part[-1].lower() in "аяьйо" else part
+        pattern += re.escape(stem) + (r"[а-яё]{0,3}" if has_cyrillic(part) else "")
     # Boundaries are Latin, Cyrillic and digits only: Chinese text runs straight into names ("Trn1的").
     return rf"(?<![{_WORD}\-.]){pattern}(?![{_WORD}\-]|\.\d)"
 
