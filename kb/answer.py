@@ -23,6 +23,7 @@ for the kind of answer asked (``kb.asks``); the result is a typed
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from functools import lru_cache
@@ -35,7 +36,7 @@ from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names,
 from kb.index import KnowledgeIndex
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
-from kb.quoting import SENTENCE_MARGIN, choose_sentences, with_reason
+from kb.quoting import SENTENCE_MARGIN, choose_sentences, relates_two, with_reason
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.asked_attribute import rate_asked
@@ -155,10 +156,16 @@ def _makers(vocabulary) -> frozenset[str]:
     return frozenset(e.vendor.lower() for e in vocabulary.entities.values() if e.vendor)
 
 
-def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset[str]) -> bool:
-    """Whether a count of chips is asked of a named thing the table has no entry for ("Gaudi processors in the
-    Voyager supercomputer", "Voyager 里装了多少颗 Gaudi"): the chip named is what is counted, and no instance of the
-    table that holds that chip answers for the thing named (a maker is no such thing: "AWS")."""
+# What holds chips that no instance of the table is: a supercomputer, a cluster, a server, a board
+_HOLDER = re.compile(r"\b(?:supercomputers?|clusters?|servers?|boards?|systems?|machines?)\b|"
+                     r"(?<![а-яё])(?:суперкомпьютер|кластер|сервер|плат|систем|машин)\w*|超算|超级计算机|集群|服务器|主板|系统")
+
+
+def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset[str], text: str = "") -> bool:
+    """Whether a count of chips is asked of a named thing the table has no entry for, said to be a machine that
+    holds them ("Gaudi processors in the Voyager supercomputer", "圣地亚哥超算中心的 Voyager 里"): the chip named is what
+    is counted, and no instance of the table that holds that chip answers for the thing named (nor is a maker one:
+    "AWS")."""
     if query is None or query.attribute != COUNTED.get("chips") or not query.entities or \
             any(vocabulary.entities[e].kind != "chip" for e in query.entities):
         return False
@@ -167,7 +174,7 @@ def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset
         extra = n.text if not inside else n.text[:max(0, inside[0].start - n.start)] + " " + n.text[inside[-1].end - n.start:]
         return bool(extra.split()) and not {w.lower() for w in extra.split()} & makers and \
             (bool(inside) or words.mentions(n.text))
-    return any(other(n) for n in names)
+    return bool(_HOLDER.search(text)) and any(other(n) for n in names)
 
 
 def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, about_unknown: bool,
@@ -208,7 +215,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     # a maker written in Russian or Chinese ("英伟达的哪款 GPU") is read by its Latin name, as the fact table gives it
     read = retriever.glossary.in_english(question, _makers(vocabulary)) if retriever.glossary else question
     query, spec = lookup(index.facts, read, scores.lang, retriever.words.words, tuple(n.text for n in unlisted))
-    if _held_elsewhere(query, names, mentions, vocabulary, retriever.words, _makers(vocabulary)):
+    if _held_elsewhere(query, names, mentions, vocabulary, retriever.words, _makers(vocabulary), text):
         query, spec = None, None  # the passages say how many the thing named holds
     known = known_subjects(retriever, text, scores.lang, names, entities, terms)
     judged = gate_applies(known, spec, query) and scores.domain is not None
@@ -226,7 +233,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     # two things named and no figure of the table answers: the passage whose sentence names both relates them
     pair = tuple(dict.fromkeys(m.entity for m in mentions))
     pair = pair if len(pair) == 2 and not (spec and spec.found) else ()
-    relating = retriever.relating(scores, pair) if pair else []
+    relating = retriever.relating(scores, pair, lambda k: relates_two(index.chunks[int(index.sentence_spans[k][0])].span_text(
+        int(index.sentence_spans[k][1]), int(index.sentence_spans[k][2])))) if pair else []
     pinned = list(dict.fromkeys(i for i in stated + sources + repeats + relating if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
@@ -265,7 +273,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
              else []) or \
             choose_sentences(retriever, scores, hits, policy.answer_max_sentences, policy.answer_lang_bonus, why=why,
                              drawback=drawback, figure=figure, when=WHEN.search(text) is not None,
-                             pair=pair)
+                             pair=() if why else pair)
         for pos, start, end in chosen:
             c = citations[pos]
             citations[pos] = c.model_copy(update={"quote_start": start, "quote_end": end})

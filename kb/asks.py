@@ -27,9 +27,6 @@ ACTION = re.compile(r"\bwhat (?:do|should|must|can) (?:i|we|you) (?:[a-z]+ )?(?:
                     r"enable)\b|(?<![а-яё])что (?:[а-яё]+ )?(?:нужно|надо|следует|стоит|необходимо) (?:[а-яё]+ )?(?:сделать|"
                     r"настроить|включить|выключить|отключить|установить|изменить|поменять)|"
                     r"(?:需要|应该|要)(?:设置|做|配置|修改|开启|关闭|调整)什么|怎么(?:设置|配置|调)")
-# How one thing bears on another ("how does the number of chips affect the cost", "как ... влияет на", "对...有什么影响"):
-# a relation, not a figure, though an attribute is named.
-EFFECT = re.compile(r"\b(?:affects?|impacts?|influences?)\b|(?<![а-яё])влия(?:е|ю|ни|ет|ют)\w*|影响")
 # A figure asked in so many words ("how much", "сколько", "多少", 几 but not 几乎 "almost"); a word of rate asks one
 # too (see ``rate_asked``).
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几(?!乎)|是多少")

@@ -74,6 +74,7 @@ _YEAR_AFTER_WORD = re.compile(r"(?:since|that|this|during|before|after|from|unti
 # words ("tflops", "nvlink") are known names, and a near-spelling of one ("bandwith", "memroy") is a typo.
 RARE_WORD = 2.5
 _LOWER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[a-z]{3,}(?![A-Za-z0-9\-])")
+_VERSION_REST = re.compile(r"v?\d[\w.]*")
 _UPPER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[A-Z]{3,6}(?![A-Za-z0-9\-])")
 _TYPO_SIMILARITY = 0.8
 _TYPO_LENGTH = 5
@@ -308,11 +309,14 @@ def unknown_names(question: str, words: CorpusWords, lang: str | None = "en",
                    for a, b in entities) or \
             any(n.end <= a and not question[n.end:a].strip() and all(words.mentions(w) for w in n.text.split())
                 for a, _ in entities)
-    # an acronym the corpus writes only as the start of a longer name ("EFA" of "EFAv3") is the corpus's
+    # an acronym the corpus writes with a version ("EFA" of "EFAv3") is the corpus's; a word of an entity's name is
+    # that entity's ("Трейниума" of "у Трейниума 2")
     unknown = [n for n in (names_in(question, lang) if names is None else names)
                if not words.mentions(n.text) and not maker_and_entity(n) and
                not (n.before_series and words.writes_part_of(n.text)) and
-               not (n.rare_word and n.text.isupper() and any(w.startswith(n.text.lower()) for w in words.words))]
+               not any(a <= n.start and n.end <= b for a, b in entities) and
+               not (n.rare_word and n.text.isupper() and any(
+                   w.startswith(n.text.lower()) and _VERSION_REST.fullmatch(w[len(n.text):]) for w in words.words))]
     # one rare word alone is as likely jargon the corpus does not use ("finetuning", "dataloader"); a maker and
     # a product ("groq lpu", "graphcore bow ipu") are two, and a typo of a corpus word is neither
     if sum(n.rare_word for n in unknown) >= 2:

@@ -32,11 +32,22 @@ _COLON_END = re.compile(r"[:：]\W*$")
 _ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$|"
                         r"^\W*(?:here(?:'s| are| is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
 _LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
+_ANNOUNCES_MORE = re.compile(r"\b(?:following|below)\b|(?<![а-яё])(?:следующ\w*|ниже)(?![а-яё])|以下|如下|下面")
+# A sentence that relates two things: a sign ("Trainium2 < H100", "MI250 ~= A100") or a word of comparison
+_RELATES = re.compile(r"\s(?:<|>|~=|≈|=)\s|\b(?:vs\.?|versus|than|same as|similar|equivalent|compared?)\b|"
+                      r"(?<![а-яё])(?:чем|против|как и|аналог\w*|сравн\w*|похож\w*)(?![а-яё])|比|相当|不如|优于|相比|一样",
+                      re.IGNORECASE)
 
 
 def _size(sentence: str) -> float:
     """How many words a sentence has, a Chinese character counting half of one."""
     return len(re.findall(rf"[^\W\d_{HAN}]+|\d+", sentence)) + len(re.findall(f"[{HAN}]", sentence)) / 2
+
+
+def relates_two(sentence: str) -> bool:
+    """Whether a sentence relates things by a sign or a word of comparison ("Trainium2 < H100", "MI250 ~= A100",
+    "the same as H100 but ..."), and announces no table of them ("The following tables compare ...")."""
+    return _RELATES.search(sentence) is not None and not _ANNOUNCES_MORE.search(sentence)
 
 
 def is_label(sentence: str) -> bool:
@@ -73,12 +84,12 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         value = gains(WHEN_BONUS, states_time)
     vocabulary = index.facts.vocabulary
 
-    def names_pair(text: str) -> bool:
-        return len(pair) == 2 and set(pair) <= {m.entity for m in vocabulary.mentions(text)}
+    def names_pair(text: str) -> bool:  # a sentence that relates the two (not one that announces a table of them)
+        return len(pair) == 2 and relates_two(text) and set(pair) <= {m.entity for m in vocabulary.mentions(text)}
+    best = float(value.max())  # the bonuses reorder sentences near the best, and push none out of the margin
     if len(pair) == 2:
         value = gains(PAIR_BONUS, names_pair)
     chosen, used_chunks = [], set()
-    best = float(value.max())
     for k in np.argsort(-value, kind="stable"):
         c, s, e = (int(x) for x in index.sentence_spans[rows[k]])
         if value[k] < best - SENTENCE_MARGIN or len(chosen) == limit:

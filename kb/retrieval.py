@@ -229,10 +229,11 @@ class Retriever:
         return [frozenset(m.entity for m in vocabulary.mentions(chunks[int(c)].span_text(int(s), int(e))))
                 for c, s, e in self.index.sentence_spans]
 
-    def relating(self, scores: QueryScores, pair: tuple[str, str]) -> list[int]:
+    def relating(self, scores: QueryScores, pair: tuple[str, str], relates=lambda row: True) -> list[int]:
         """The best-scored passage with a sentence that names both entities of ``pair`` ("Trainium2 < H100"):
-        asked about two named things, that is where a source relates them. [] where none does."""
-        rows = [k for k, named in enumerate(self.sentence_entities) if set(pair) <= named]
+        asked about two named things, that is where a source relates them (a sign or a word of comparison:
+        ``relates``, a test of a sentence row). [] where none does."""
+        rows = [k for k, named in enumerate(self.sentence_entities) if set(pair) <= named and relates(k)]
         chunks = {int(self.index.sentence_spans[k][0]) for k in rows}
         return [max(chunks, key=lambda i: float(scores.fused[i]))] if chunks else []
 

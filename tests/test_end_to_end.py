@@ -478,6 +478,7 @@ def test_a_count_of_chips_asked_of_a_thing_the_table_lacks_is_not_an_instance_of
     assert body["spec_answer"] is None and "336" in body["answer"]["text"], body["answer"]
     # an instance of the table, or its maker, named beside the chip: the table answers
     for question in ("How many Gaudi chips does an AWS DL1 instance have?",
-                     "How many Trainium2 chips does AWS put in one instance?"):
+                     "How many Trainium2 chips does AWS put in one instance?",
+                     "How many Trainium2 chips does Amazon put in one instance?"):  # no machine named
         body = client.post("/v1/ask", json={"question": question}).json()
         assert body["spec_answer"]["attribute"] == "chip_count", question

@@ -89,8 +89,14 @@ def test_a_question_typed_without_capitals_names_products_by_rare_words():
     # the maker in lower case, the product in capitals; an acronym the corpus writes is its own ("HBM", "TFLOPS")
     assert _unknown("groq LPU on-chip SRAM capacity?", words) == ["groq", "LPU", "SRAM"]
     assert _unknown("how much HBM does the gaudi2 have and how many TFLOPS", words) == []
-    # one the corpus writes only as the start of a longer name is the corpus's ("EFA" of "EFAv3")
-    assert _unknown("how does dpu offload help EFA", corpus_words(["Trn2 uses EFAv3 networking."])) == []
+    # one the corpus writes with a version is the corpus's ("EFA" of "EFAv3"), not one it writes inside a word
+    efa = corpus_words(["Trn2 uses EFAv3 networking; lpuarch is no product."])
+    assert _unknown("how does dpu offload help EFA", efa) == []
+    assert _unknown("what is the tdp of the groq LPU card", efa) == ["groq", "LPU"]
+    # a word of an entity's name is that entity's, however it declines ("Трейниума" of "у Трейниума 2")
+    question = "Сколько памяти у Трейниума 2?"
+    at = question.index("Трейниума 2")
+    assert unknown_names(question, words, "ru", entities=[(at, at + len("Трейниума 2"))]) == []
     # words of general English ("bow", "cheapest") and the corpus's own ("tflops", "nvlink") are no names
     assert _unknown("whats the cheapest bow with nvlink and the most tflops", words) == []
     # a near-spelling of a corpus word is a typo, not a product

@@ -1100,3 +1100,40 @@ def test_each_clause_that_asks_an_attribute_of_its_own_is_answered(table, questi
 def test_two_shares_differ_by_percentage_points(table, question, lang, difference):
     _, spec = lookup(table, question, lang)
     assert difference in spec.answer.text, spec.answer.text
+
+
+def test_a_premise_a_total_of_chips_and_a_names_own_word_are_no_further_asks(table):
+    # a clause that states a figure is the question's premise
+    query, spec = lookup(table, "Since the H100 has 132 SMs, what is its L2 cache size?", "en")
+    assert query.attribute == "l2_cache" and not spec.answer.also
+    # a cue inside a product's name ("PCIe" of "the SXM and PCIe versions") is the name's
+    query, spec = lookup(table, "What is the memory capacity of the H100 SXM and PCIe versions?", "en")
+    assert query.attribute == "memory_capacity" and not spec.answer.also and \
+        {e.entity for e in spec.entries} == {"nvidia-h100-sxm", "nvidia-h100-pcie"}
+    # a total of an instance or system is its own figure, and is answered with the other clause
+    query, spec = lookup(table, "What is the aggregate HBM bandwidth of a Trn2 UltraServer and how many chips does "
+                                "it have?", "en")
+    assert {e.entity for e in spec.entries} == {"aws-trn2-ultraserver"} and spec.answer.also
+    # each clause keeps the things it names; a list of keywords asks each attribute of all of them
+    _, spec = lookup(table, "What is the H100's memory capacity, and what is the A100's memory bandwidth?", "en")
+    assert {(e.entity, e.attribute) for e in spec.entries} == {("nvidia-h100-sxm", "memory_capacity"),
+                                                               ("nvidia-a100-sxm", "memory_bandwidth")}
+    _, spec = lookup(table, "H100 and A100: memory capacity and memory bandwidth?", "en")
+    assert {(e.entity, e.attribute) for e in spec.entries} >= {(a, b) for a in ("nvidia-h100-sxm", "nvidia-a100-sxm")
+                                                               for b in ("memory_capacity", "memory_bandwidth")}
+
+
+@pytest.mark.parametrize(("question", "lang", "attribute"), [
+    ("Which chip is the slowest in BF16?", "en", "peak_compute"),
+    ("What is the slowest step of BF16 training on a TPU v5e?", "en", None),  # a step of a job, no chip
+    ("A100 比 H100 慢了多少？", "zh", "peak_compute"),
+    ("What fraction of the peak TFLOPS does the H100 achieve in matmul?", "en", "matmul_efficiency"),
+    ("H100 能跑到峰值的几成？", "zh", "matmul_efficiency"),
+    ("Сколько процентов от пиковой мощности потребляет H100?", "ru", "power"),  # a share of peak power
+    ("What is 80% of the peak TFLOPS of the H100?", "en", "peak_compute"),  # a share given, not asked
+    ("What is the bandwidth of each x16 PCIe 4.0 link on the MI250?", "en", "pcie_bandwidth"),  # the host's link
+    ("Какое количество чипов и хостов в поде TPU v5p?", "ru", "pod_size"),
+])
+def test_words_of_speed_share_and_links_name_the_attribute(table, question, lang, attribute):
+    query = understand(question, lang, table)
+    assert (query.attribute if query else None) == attribute

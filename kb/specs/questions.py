@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.asks import ACTION, DEFINES, DRAWBACK, EFFECT, FIGURE_ASKED, WHY
+from kb.asks import ACTION, DEFINES, DRAWBACK, FIGURE_ASKED, WHY
 from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
@@ -53,7 +53,7 @@ _LOWER = {
           r"weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
     "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|"
           r"(?<![а-яё])низк\w*(?! (?:точност|загрузк|нагрузк|энерго|уровн|задержк)\w*)|медленн\w*|слаб\w*)",
-    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱|[慢弱](?:多少|几倍)",
+    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱|[慢弱]了?(?:多少|几倍)",
 }
 # The words that ask for more of a thing; beside a word of _LOWER, the one nearer the attribute's cue decides
 # ("which has more HBM? we want less sharding" asks for more memory)
@@ -84,10 +84,10 @@ _COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|
 # controller", "compute die") only says which part, not the cue's attribute (when another cue names one).
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
-# What a thing does, a drawback, a thing to do or an effect asks no figure ("что делают CC-Cores", "能干什么", "最大的问题",
-# "what do I need to set so that ...", "как ... влияет на стоимость"), unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
+# What a thing does, a drawback or a thing to do asks no figure ("что делают CC-Cores", "能干什么", "最大的问题",
+# "what do I need to set so that ..."), unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
 _NOT_A_FIGURE = re.compile(r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|" +
-                           DRAWBACK.pattern + "|" + ACTION.pattern + "|" + EFFECT.pattern)
+                           DRAWBACK.pattern + "|" + ACTION.pattern)
 ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ую|им|ом|ов|ова|ово|овы)|скольк\w*)(?![а-яё])|"
                   r"多少|几|哪|多[大快高]")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
@@ -98,12 +98,13 @@ _FAST_WORDS = re.compile(r"\bhow (?:fast|quick(?:ly)?)\b|\bspeeds?\b(?! up)|\b(?
                          r"\b(?:more|most) powerful\b|\bstronger\b|мощне\w*|сам\w+ мощн\w*|(?<![а-яё])мощност\w*|"
                          r"更强|最强|"
                          # and the other way: how much slower or weaker one is
-                         # (not the slowest: "the slowest step of BF16 training" asks no compute)
-                         r"\bhow slow\b|\bslower\b|\bweaker\b|\bless powerful\b|(?<![а-яё])медленне\w*|"
-                         r"(?<![а-яё])слабее(?![а-яё])|更慢|[慢弱](?:多少|几倍)|更弱")
+                         # (not the slowest part of a job: "the slowest step of BF16 training" asks no compute)
+                         r"\bhow slow\b|\bslower\b|\bslowest\b(?! (?:step|stage|part|phase|op|operation|layer)s?\b)|"
+                         r"\bweaker\b|\bless powerful\b|(?<![а-яё])медленне\w*|сам\w+ медленн\w*|"
+                         r"(?<![а-яё])слабее(?![а-яё])|更慢|最慢|[慢弱]了?(?:多少|几倍)|更弱")
 # of those, the comparatives: they ask how fast only of things compared ("FP8 for faster training" asks no figure)
 _FAST_COMPARATIVES = re.compile(r"(?:fast|quick|slow)er|weaker|less powerful|быстре\w*|медленне\w*|слабее|更快|更慢|"
-                                r"[慢弱](?:多少|几倍)|更弱|more powerful|stronger|мощне\w*|更强")
+                                r"[慢弱]了?(?:多少|几倍)|更弱|more powerful|stronger|мощне\w*|更强")
 _SPEEDUP = re.compile(r"快|加速比|加速了|быстр|ускорени[ея](?![а-яё])|\bfaster\b|" + _SPEEDUP_OF)
 PER_PRECISION = "peak_compute"
 # Words that qualify a figure as achieved in practice rather than the datasheet's peak ("real matmul", "实测").

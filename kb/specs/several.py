@@ -6,7 +6,7 @@ Read whole, such a question is one attribute (the longest cue) and loses the oth
 of everything the question names, and each reading is answered. A clause asks where it has a question word, or
 continues the clause before it that asks across "and" ("what is the memory capacity and the memory bandwidth");
 one that states a figure ("Since the H100 has 132 SMs, ...", "With 80 GB of HBM, ...") is the question's premise,
-and one about a total ("the pod's total HBM") is no figure of the chip.
+and one about a total of chips alone ("the pod's total HBM") is no figure of a chip.
 """
 
 from __future__ import annotations
@@ -38,21 +38,24 @@ def clause_readings(question: str, lang: str, table: FactTable, whole: SpecQuery
     starts = [s for found in vocabulary.cue_spans(low, lang).values() for s, _ in found
               if not any(m.start <= s < m.end for m in mentions)]
     keywords = ASKS.search(low) is None  # "H100: memory capacity, memory bandwidth?": each cued clause asks
+    # a total asked of a chip is no figure of the chip (of an instance or system it is: "the total HBM of a Trn2")
+    chips_only = all(vocabulary.entities[m.entity].kind == "chip" for m in mentions)
     asking, asked = [], False
     for k, (left, right) in enumerate(zip(bounds, bounds[1:], strict=False)):
         clause = low[left:right]
         joined = k > 0 and _JOINS.search(low[breaks[k - 1].start():breaks[k - 1].end()]) is not None
         asked = not quantities(clause) and (keywords or ASKS.search(clause) is not None or asked and joined)
-        if asked and not TOTAL.search(clause) and any(left <= s < right for s in starts):
+        if asked and not (TOTAL.search(clause) and chips_only) and any(left <= s < right for s in starts):
             asking.append(text[left:right])
     if len(asking) < 2:
         return []
     readings: list[SpecQuery] = []
     for clause in asking:
-        # what the question names elsewhere is asked about here too ("the H100 SXM and PCIe versions", "... and
-        # how much HBM per chip")
+        # a clause that names nothing asks about what the question names ("... and how much HBM per chip"), and
+        # so does each clause of a list of keywords ("H100 and A100: memory capacity and memory bandwidth?")
         own = {m.entity for m in vocabulary.mentions(clause)}
-        rest = " ".join(dict.fromkeys(text[m.start:m.end] for m in mentions if m.entity not in own))
+        rest = " ".join(dict.fromkeys(text[m.start:m.end] for m in mentions if m.entity not in own)) \
+            if keywords or not own else ""
         reading = understand(f"{clause} {rest}".strip(), lang, table, known_words, unlisted)
         if reading is not None and reading.kind == "lookup" and reading.entities and \
                 reading.attribute not in {r.attribute for r in readings}:
