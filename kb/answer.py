@@ -213,9 +213,10 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         [Name(text[s:e], s, e) for m in mentions if (span := unlisted_variant(vocabulary, text, m))
          for s, e in [span]]
     # a maker written in Russian or Chinese ("英伟达的哪款 GPU") is read by its Latin name, as the fact table gives it
-    read = retriever.glossary.in_english(question, _makers(vocabulary)) if retriever.glossary else question
+    makers = _makers(vocabulary)
+    read = retriever.glossary.in_english(question, makers) if retriever.glossary else question
     query, spec = lookup(index.facts, read, scores.lang, retriever.words.words, tuple(n.text for n in unlisted))
-    if _held_elsewhere(query, names, mentions, vocabulary, retriever.words, _makers(vocabulary), text):
+    if _held_elsewhere(query, names, mentions, vocabulary, retriever.words, makers, text):
         query, spec = None, None  # the passages say how many the thing named holds
     known = known_subjects(retriever, text, scores.lang, names, entities, terms)
     judged = gate_applies(known, spec, query) and scores.domain is not None
@@ -233,8 +234,7 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     # two things named and no figure of the table answers: the passage whose sentence names both relates them
     pair = tuple(dict.fromkeys(m.entity for m in mentions))
     pair = pair if len(pair) == 2 and not (spec and spec.found) else ()
-    relating = retriever.relating(scores, pair, lambda k: relates_two(index.chunks[int(index.sentence_spans[k][0])].span_text(
-        int(index.sentence_spans[k][1]), int(index.sentence_spans[k][2])))) if pair else []
+    relating = retriever.relating(scores, pair, relates_two) if pair else []
     pinned = list(dict.fromkeys(i for i in stated + sources + repeats + relating if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)

@@ -116,6 +116,11 @@ class KnowledgeIndex:
         rows = np.flatnonzero((spans[:, 0] == chunk) & (spans[:, 1] <= offset) & (spans[:, 2] > offset))
         return (int(spans[rows[0], 1]), int(spans[rows[0], 2])) if rows.size else None
 
+    def sentence_text(self, row: int) -> str:
+        """The text of one row of ``sentence_spans``."""
+        c, s, e = (int(x) for x in self.sentence_spans[row])
+        return self.chunks[c].span_text(s, e)
+
     def sentences_of(self, chunks: list[int]) -> np.ndarray:
         """Rows of ``sentence_spans`` that belong to these chunk positions, in index order."""
         return np.flatnonzero(np.isin(self.sentence_spans[:, 0], chunks))

@@ -76,8 +76,7 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
     def gains(bonus: float, says) -> np.ndarray:  # the bonus to each sentence near the best that ``says``
         near = np.flatnonzero(value >= value.max() - SENTENCE_MARGIN)
         out = value.copy()
-        out[near] += bonus * np.array([says(index.chunks[int(c)].span_text(int(s), int(e)))
-                                       for c, s, e in index.sentence_spans[rows[near]]])
+        out[near] += bonus * np.array([says(index.sentence_text(int(k))) for k in rows[near]])
         return out
 
     if when:  # asked when, a sentence that states a time says more than one that does not

@@ -22,7 +22,7 @@ knobs are one :class:`kb.params.RetrievalParams`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -225,15 +225,16 @@ class Retriever:
     @cached_property
     def sentence_entities(self) -> list[frozenset[str]]:
         """The fact-table entities each sentence of the index names (found once, on first use: ~0.4 s; the service finds them at start)."""
-        vocabulary, chunks = self.index.facts.vocabulary, self.index.chunks
-        return [frozenset(m.entity for m in vocabulary.mentions(chunks[int(c)].span_text(int(s), int(e))))
-                for c, s, e in self.index.sentence_spans]
+        vocabulary = self.index.facts.vocabulary
+        return [frozenset(m.entity for m in vocabulary.mentions(self.index.sentence_text(k)))
+                for k in range(len(self.index.sentence_spans))]
 
-    def relating(self, scores: QueryScores, pair: tuple[str, str], relates=lambda row: True) -> list[int]:
-        """The best-scored passage with a sentence that names both entities of ``pair`` ("Trainium2 < H100"):
-        asked about two named things, that is where a source relates them (a sign or a word of comparison:
-        ``relates``, a test of a sentence row). [] where none does."""
-        rows = [k for k, named in enumerate(self.sentence_entities) if set(pair) <= named and relates(k)]
+    def relating(self, scores: QueryScores, pair: tuple[str, str], relates: Callable[[str], bool]) -> list[int]:
+        """The best-scored passage with a sentence that names both entities of ``pair`` and ``relates`` them (a
+        sign or a word of comparison: "Trainium2 < H100"): asked about two named things, that is where a source
+        relates them. [] where none does."""
+        rows = [k for k, named in enumerate(self.sentence_entities)
+                if set(pair) <= named and relates(self.index.sentence_text(k))]
         chunks = {int(self.index.sentence_spans[k][0]) for k in rows}
         return [max(chunks, key=lambda i: float(scores.fused[i]))] if chunks else []
 

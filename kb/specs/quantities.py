@@ -112,6 +112,11 @@ def _unit_before(text: str, start: int) -> str | None:
     return unit if unit in UNITS else None
 
 
+def _after_link_name(text: str, start: int) -> bool:
+    """Whether the number at ``start`` follows a link's or bus's name: its version, no count of links."""
+    return _LINK_VERSION.search(text, max(0, start - 16), start) is not None
+
+
 def _count_after(text: str, end: int) -> tuple[str, str, int] | None:
     m = _COUNT.match(text, end)
     if not m:
@@ -151,7 +156,7 @@ def quantities(text: str) -> list[Quantity]:
             found = behind  # "380 INT8 TOPS", "190 FP16/BF16 TFLOPS": the precision between number and unit
         if not found and (written := _unit_before(text, start)):
             found = written, end
-        if found and found[0] == "links" and _LINK_VERSION.search(text[max(0, start - 16):start]):
+        if found and found[0] == "links" and _after_link_name(text, start):
             continue  # "NVLink 4.0 links": the version
         if found:
             unit, stop = found
@@ -164,7 +169,7 @@ def quantities(text: str) -> list[Quantity]:
                                     unit_text=text[end:stop]))
             continue
         counted = _count_after(text, end)
-        if counted and counted[0] == "links" and _LINK_VERSION.search(text[max(0, start - 16):start]):
+        if counted and counted[0] == "links" and _after_link_name(text, start):
             counted = None  # "18 NVLink 4.0 links": 4.0 is the version
         if counted:
             unit, noun, stop = counted
