@@ -493,3 +493,22 @@ def test_links_joining_two_parts_a_width_or_a_generation_are_no_link_count(vocab
     assert not [f for f in facts if f.attribute == "link_count"]
     assert [s.reason for s in statements if s.quantity == "four AMD Infinity Fabric links"] == \
         ["links of a part or between two parts, not a chip's count"]
+
+
+@pytest.mark.parametrize("body, lang, entity", [
+    # chips glossed in brackets after a machine are its own, though the sentence compares it with another
+    ("在对比AWS EC2 P4d实例（8个英伟达A100 GPU）时，8个Gaudi处理器的每小时价格为13.11美元。\n", "zh", "aws-p4d"),
+    ("Each DGX A100 server has 8 x A100 80GB GPU inside.\n", "en", "nvidia-dgx-a100"),
+    ("A p4d.24xlarge (8 A100 GPU) is the baseline.\n", "en", "aws-p4d"),
+])
+def test_a_count_of_named_gpus_is_the_machines_chip_count(vocabulary, body, lang, entity):
+    facts, _, _, _ = _read(body, vocabulary, lang)
+    assert {(f.entity, f.value) for f in facts if f.attribute == "chip_count"} == {(entity, 8)}
+
+
+def test_a_factor_or_another_chips_count_is_no_machines_chip_count(vocabulary):
+    # "2x faster chips" is a factor; the GB200 NVL72 is built of GB200s, so Rubin GPUs are no count of its chips
+    facts, _, _, statements = _read("The DGX A100 has 2x faster chips. The NVL72 rack of Vera Rubin is 36x blocks "
+                                    "of 2x Rubin GPU.\n", vocabulary)
+    assert not [f for f in facts if f.attribute == "chip_count"]
+    assert "2x faster chips" not in {s.quantity for s in statements}

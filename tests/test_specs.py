@@ -1137,3 +1137,19 @@ def test_a_premise_a_total_of_chips_and_a_names_own_word_are_no_further_asks(tab
 def test_words_of_speed_share_and_links_name_the_attribute(table, question, lang, attribute):
     query = understand(question, lang, table)
     assert (query.attribute if query else None) == attribute
+
+
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Trainium2: how much HBM per chip and what is its bandwidth?", "en"),
+    ("трейниум2: сколько HBM на чип и какая у неё пропускная способность?", "ru"),
+    ("Trainium2 每颗芯片多少 HBM，它的带宽多少？", "zh"),
+])
+def test_a_bare_measure_asked_of_what_the_clause_before_named_is_its_own_ask(table, question, lang):
+    query, spec = lookup(table, question, lang)
+    assert (query.attribute, *spec.answer.also) == ("memory_capacity", "memory_bandwidth")
+    # the same value written two ways by two sources ("2.90", "2.9") is one line
+    assert sum(e.display in spec.answer.text for e in spec.entries if e.attribute == "memory_bandwidth") == 1, \
+        spec.answer.text
+    # a clause pointing back with no measure of its own asks nothing more
+    query, spec = lookup(table, "How much HBM does the Trainium2 have and is it per chip?", "en")
+    assert query.attribute == "memory_capacity" and not spec.answer.also

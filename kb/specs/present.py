@@ -327,8 +327,13 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
     elif entries:
         # two articles stating the same value are two citations, one line of text; each entity asked keeps its
         # first figure before another's second one takes the room
-        displays = list(dict.fromkeys(e.display for e in entries))
-        firsts = {next(e.display for e in entries if e.entity == entity) for entity in {e.entity for e in entries}}
+        # and one value written two ways ("2.90 TB/s", "2.9 TB/s") is one line, as the first source writes it
+        line: dict[tuple, str] = {}
+        shown = [line.setdefault((e.entity, e.status, e.value, e.text, e.unit, e.qualifier, e.approx, e.bound, e.via),
+                                 e.display) for e in entries]
+        displays = list(dict.fromkeys(shown))
+        firsts = {next(d for e, d in zip(entries, shown, strict=True) if e.entity == entity)
+                  for entity in {e.entity for e in entries}}
         kept = set(sorted(displays, key=lambda d: d not in firsts)[:max(3, len(per_entity))])
         text = "; ".join(d for d in displays if d in kept)
         for entity, facts in per_entity.items():

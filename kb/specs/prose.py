@@ -62,6 +62,10 @@ from kb.textnorm import normalize_for_matching
 EACH = re.compile(r"\b(?:each|every)\b|(?<![а-яё])кажд\w*|每", re.IGNORECASE)
 POSSESSIVE = re.compile(r"['’]s\s*")  # "B200's 296TFLOPS"
 OPENING = " *_`([#>-"  # what may stand before a sentence's first word (Markdown marks, a bracket)
+# what stands between a machine's name and a bracket that glosses what it holds ("P4d实例（", "p4d.24xlarge (")
+GLOSS = re.compile(r"\s*(?:instances?|servers?|nodes?|инстанс\w*|сервер\w*|узл\w*|实例|服务器|节点)?\s*[（(]\s*",
+                   re.IGNORECASE)
+HOLDERS = ("instance", "system")
 NEAR = 40  # an entity named this close before a number, alone in the clause, is what the number is about
 CARRY = 600  # characters: how far the entity of a sentence carries to the sentences after it that name none
 # How sure a prose reading is: by what named the attribute, less for a rival entity in the sentence or an
@@ -101,6 +105,9 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
     if owner := next((m for m in mentions if POSSESSIVE.fullmatch(text, m.end, q.start)  # "against B200's 296TFLOPS"
                       and vocabulary.entities[m.entity].kind in SUBJECT_KINDS), None):
         return owner.entity, ""  # the figure right after a possessive is its owner's
+    if q.counted == "chips" and (holder := next((m for m in mentions if GLOSS.fullmatch(text, m.end, q.start)
+                                                 and vocabulary.entities[m.entity].kind in HOLDERS), None)):
+        return holder.entity, ""  # "P4d实例（8个英伟达A100 GPU）": chips glossed in brackets after a machine are its own
     nearest = max((m for m in mentions if m.end <= q.start), key=lambda m: m.end, default=None)
     if nearest is not None and built_into(text, nearest, vocabulary):
         return None, "a figure of a system built of the chip (\"HGX B200 platform\"), not of the chip"
@@ -109,7 +116,8 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
     # "16 Trainium2 chips": the chip is what is counted, not what has them (a pod's or host's chips are the chip's)
     if q.counted == "chips" and attribute in COUNTED.values():
         counted = [m for m in subjects if q.end - len(q.unit_text) <= m.start < q.end]
-        subjects = [m for m in subjects if m not in counted and vocabulary.entities[m.entity].kind != "chip"]
+        subjects = [m for m in subjects if m not in counted and vocabulary.entities[m.entity].kind != "chip"
+                    and _may_hold(vocabulary.entities[m.entity], {c.entity for c in counted}, vocabulary)]
     if not subjects:
         return None, "no entity of the fact table is named in its sentence"
     left, right = clause(text, q.start, q.end)
@@ -139,6 +147,15 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
     if best is None:
         return None, "several entities in its sentence, none in its clause"
     return best.entity, f"several entities in its sentence ({', '.join(sorted({m.entity for m in subjects}))})"
+
+
+def _may_hold(holder, counted: set[str], vocabulary: Vocabulary) -> bool:
+    """Whether a machine may hold the chips counted: one built of another chip does not ("Vera Rubin NVL72 ... 2x
+    Rubin GPU" is no count of the GB200 NVL72's chips)."""
+    if not counted or holder.parts is None:
+        return True
+    built = vocabulary.entities[holder.parts.chip]
+    return any(c == built.id or built.family and vocabulary.entities[c].family == built.family for c in counted)
 
 
 def _subjects(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> set[str]:

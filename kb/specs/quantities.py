@@ -46,7 +46,7 @@ COUNT_NOUNS = [
     (r"compute units|cus|вычислительн\w* блок\w*|计算单元", "CUs", "compute units"),
     (r"sms|streaming multiprocessors?", "SM", "sms"),
     (r"cores?|ядр\w*|ядер|个?核心?", "cores", "cores"),
-    (r"chips|chip|чип\w*|个芯片|颗芯片|颗|gpus|accelerators|ускорител\w*", "chips", "chips"),
+    (r"chips|chip|чип\w*|个芯片|颗芯片|颗|gpus|gpu|accelerators|ускорител\w*", "chips", "chips"),
     (r"instances|инстанс\w*|个实例|台", "instances", "instances"),
     (r"transistors|транзистор\w*|个晶体管", "transistors", "transistors"),
     (r"vcpus", "vCPUs", "vcpus"),
@@ -56,7 +56,9 @@ COUNT_NOUNS = [
      r"(?:[a-z0-9.-]+-)?линк\w*|条\s*(?:[a-z0-9.-]+\s*)?(?:nvlink|链路|链接|link)|个\s*(?:[a-z0-9.-]+\s*)?(?:链路|链接)",
      "links", "links"),
 ]
-_COUNT = re.compile(r"(?:-|\s*(?:[\w.\-]+\s+)?)(?:x\s*)?(" + "|".join(p for p, _, _ in COUNT_NOUNS) + r")(?![A-Za-z])",
+# "16 x Trainium chips", "8 x A100 80GB GPU": after a times sign, a name and a size may stand before the noun
+# (capitalized or numbered: "2x faster chips" is a factor)
+_COUNT = re.compile(r"(?:-|\s*[x×]\s*(?:(?-i:[A-Z0-9])[\w.\-]*\s+){0,2}|\s*(?:[\w.\-]+\s+)?)(?:x\s*)?(" + "|".join(p for p, _, _ in COUNT_NOUNS) + r")(?![A-Za-z])",
                     re.IGNORECASE)
 _UNIT_TOKEN = re.compile(r"\s?(mm2|[A-Za-zА-Яа-яЁё%²$]+(?:\s?/\s?[A-Za-zА-Яа-яЁё]+)?\.?|[" + HAN + r"]{1,2})")
 _PER_SECOND = re.compile(r"\s*(?:per\s+sec(?:ond)?|a\s+second|в\s+секунду|в\s+сек\.?|每秒)(?![A-Za-zА-Яа-яЁё])", re.IGNORECASE)

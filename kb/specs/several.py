@@ -20,6 +20,8 @@ from kb.specs.questions import ASKS, TOTAL, SpecQuery, understand
 from kb.textnorm import normalize_for_matching
 
 _BREAK = re.compile(CLAUSE_BREAK.pattern + r"|以及")
+# a word that points back at what the clause before named ("its bandwidth", "у неё", "它的带宽")
+_BACK = re.compile(r"\b(?:its|their)\b|(?<![а-яё])(?:её|ее|его|их|у нее|у неё)(?![а-яё])|它|其")
 _JOINS = re.compile(r"(?:\s(?:and|и)\s|[和且及])\s*$")  # a break that joins two asks rather than ends a clause
 
 
@@ -45,8 +47,14 @@ def clause_readings(question: str, lang: str, table: FactTable, whole: SpecQuery
         clause = low[left:right]
         joined = k > 0 and _JOINS.search(low[breaks[k - 1].start():breaks[k - 1].end()]) is not None
         asked = not quantities(clause) and (keywords or ASKS.search(clause) is not None or asked and joined)
-        if asked and not (TOTAL.search(clause) and chips_only) and any(left <= s < right for s in starts):
+        if not asked or TOTAL.search(clause) and chips_only:
+            continue
+        if any(left <= s < right for s in starts):
             asking.append(text[left:right])
+        elif asking and _BACK.search(clause):
+            # "how much HBM per chip and what is its bandwidth?": a bare measure asked of what the clause before
+            # asked about is read with that clause (HBM's bandwidth), and asks only where that reads differently
+            asking.append(f"{asking[-1]} {text[left:right]}")
     if len(asking) < 2:
         return []
     readings: list[SpecQuery] = []
