@@ -1133,6 +1133,7 @@ def test_a_premise_a_total_of_chips_and_a_names_own_word_are_no_further_asks(tab
     ("What is 80% of the peak TFLOPS of the H100?", "en", "peak_compute"),  # a share given, not asked
     ("What is the bandwidth of each x16 PCIe 4.0 link on the MI250?", "en", "pcie_bandwidth"),  # the host's link
     ("Какое количество чипов и хостов в поде TPU v5p?", "ru", "pod_size"),
+    ("MI250 里 GPU 之间一条 Infinity Fabric 链路峰值带宽多少？", "zh", "link_bandwidth"),  # 一条 is "one link"
 ])
 def test_words_of_speed_share_and_links_name_the_attribute(table, question, lang, attribute):
     query = understand(question, lang, table)
@@ -1153,3 +1154,15 @@ def test_a_bare_measure_asked_of_what_the_clause_before_named_is_its_own_ask(tab
     # a clause pointing back with no measure of its own asks nothing more
     query, spec = lookup(table, "How much HBM does the Trainium2 have and is it per chip?", "en")
     assert query.attribute == "memory_capacity" and not spec.answer.also
+
+
+@pytest.mark.parametrize(("question", "lang"), [
+    ("How many bf16 FLOPs can one H100 tensor core do per cycle?", "en"),
+    ("Сколько FLOPs за такт делает тензорное ядро H100?", "ru"),
+    ("H100 的 Tensor Core 每周期能做多少 bf16 FLOPs？", "zh"),
+])
+def test_a_figure_per_clock_cycle_is_no_count_of_the_part_nor_a_rate_per_second(table, question, lang):
+    # the table's rates are per second: a figure per cycle is none of them, and the part named is no count asked
+    assert understand(question, lang, table) is None
+    assert understand(question.replace("per cycle", "").replace("за такт ", "").replace("每周期", ""), lang,
+                      table).attribute == "tensor_cores"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from kb.language import HAN
-from kb.specs.clauses import fits_said_per, said_per
+from kb.specs.clauses import defined_per, fits_said_per, said_per
 from kb.specs.facts import FactTable
 from kb.specs.units import UNITS
 
@@ -118,6 +118,9 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         spans = {**spans, **{w: spans.get(w, []) + spans.get(a, []) for a, w in wholes.items()}}
         cues = [(n, wholes.get(a, a)) for n, a in cues]
     cues = [(n, a) for n, a in cues if fits_said_per(per, vocabulary.attributes[a].labels.get("en", ""))] or cues
+    if "cycle" in per and not (cues := [(n, a) for n, a in cues if defined_per(vocabulary.attributes[a].labels.get(
+            "en", "")) == "cycle"]):
+        return None  # "FLOPs per cycle of a tensor core" asks no count of tensor cores, nor any rate per second
     # a cue that is only a unit ("TFLOPS") names no attribute beside one of its dimension that is named ("what
     # TFLOPS does the H100 get in MAMF" asks the MAMF)
     unit_only = {a for a, found in spans.items() if found and all(_unit_only(low[s:e]) for s, e in found)}

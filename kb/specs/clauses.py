@@ -29,6 +29,9 @@ _SAID_PER = {noun: re.compile(pattern, re.IGNORECASE) for noun, pattern in {
             r"单(?:个|颗)?芯片",
     "link": r"\b(?:per|each|a single|one)[- ]link\b|(?<![а-яё])на (?:один |каждый )?линк(?![а-яё])|每条(?:链路|链接|link)|"
             r"单(?:条)?链路",
+    # a clock cycle: every rate the table holds is per second, so a figure per cycle is of none of them
+    "cycle": r"\b(?:per|each|a|every|one)[- ](?:clock[- ])?(?:cycle|clock|tick)\b|(?<![а-яё])(?:за|на) (?:один |каждый )?"
+             r"(?:такт|цикл)\w*|每(?:个)?(?:时钟)?(?:周期|时钟)|单(?:个)?(?:时钟)?周期",
     **{noun: rf"\bper[- ]{noun}\b" for noun in ("node", "instance", "device", "gpu", "core", "stack", "pod", "host", "hour")},
 }.items()}
 
