@@ -500,6 +500,7 @@ def test_links_joining_two_parts_a_width_or_a_generation_are_no_link_count(vocab
     ("在对比AWS EC2 P4d实例（8个英伟达A100 GPU）时，8个Gaudi处理器的每小时价格为13.11美元。\n", "zh", "aws-p4d"),
     ("Each DGX A100 server has 8 x A100 80GB GPU inside.\n", "en", "nvidia-dgx-a100"),
     ("A p4d.24xlarge (8 A100 GPU) is the baseline.\n", "en", "aws-p4d"),
+    ("EC2 DL1训练实例最多可配置8个Gaudi处理器。\n", "zh", "aws-dl1"),  # the corpus's chips are processors too
 ])
 def test_a_count_of_named_gpus_is_the_machines_chip_count(vocabulary, body, lang, entity):
     facts, _, _, _ = _read(body, vocabulary, lang)

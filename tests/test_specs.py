@@ -1096,6 +1096,9 @@ def test_each_clause_that_asks_an_attribute_of_its_own_is_answered(table, questi
     ("Which reaches a higher fraction of its theoretical bf16 peak in matmul benchmarks, Gaudi 2 or H100 SXM?", "en",
      "16.6 percentage points more"),
     ("У кого выше доля от теоретического пика в matmul: Gaudi 2 или H100?", "ru", "на 16,6 п. п. больше"),
+    # asked how much less: less by points too, not "36% lower" (a share of a share); 低多少 asks the lower side
+    ("How much lower is the MI300X matmul efficiency than the H100's?", "en", "28.9 percentage points lower"),
+    ("MI300X 的 matmul 效率比 H100 低多少？", "zh", "低 28.9个百分点"),
 ])
 def test_two_shares_differ_by_percentage_points(table, question, lang, difference):
     _, spec = lookup(table, question, lang)
@@ -1129,11 +1132,20 @@ def test_a_premise_a_total_of_chips_and_a_names_own_word_are_no_further_asks(tab
     ("A100 比 H100 慢了多少？", "zh", "peak_compute"),
     ("What fraction of the peak TFLOPS does the H100 achieve in matmul?", "en", "matmul_efficiency"),
     ("H100 能跑到峰值的几成？", "zh", "matmul_efficiency"),
-    ("Сколько процентов от пиковой мощности потребляет H100?", "ru", "power"),  # a share of peak power
+    # a share of the peak power is no figure the table holds: neither the power nor the matmul efficiency
+    ("Сколько процентов от пиковой мощности потребляет H100?", "ru", None),
+    ("What percentage of the peak power does the MI300X draw?", "en", None),
+    ("H100 功耗是峰值的百分之几？", "zh", None),
     ("What is 80% of the peak TFLOPS of the H100?", "en", "peak_compute"),  # a share given, not asked
     ("What is the bandwidth of each x16 PCIe 4.0 link on the MI250?", "en", "pcie_bandwidth"),  # the host's link
     ("Какое количество чипов и хостов в поде TPU v5p?", "ru", "pod_size"),
     ("MI250 里 GPU 之间一条 Infinity Fabric 链路峰值带宽多少？", "zh", "link_bandwidth"),  # 一条 is "one link"
+    # a count of processors is a count of chips ("стоит" there stands, no price); stream processors are cores
+    ("сколько процесоров Gaudi стоит в суперкомпьютере Voyager", "ru", "chip_count"),
+    ("How many Gaudi processors does a DL1 have?", "en", "chip_count"),
+    ("DL1 有多少个 Gaudi 处理器？", "zh", "chip_count"),
+    ("How many stream processors does the MI250 have?", "en", "stream_processors"),
+    ("Сколько потоковых процессоров у MI250?", "ru", "stream_processors"),
 ])
 def test_words_of_speed_share_and_links_name_the_attribute(table, question, lang, attribute):
     query = understand(question, lang, table)

@@ -91,6 +91,10 @@ _SHARE = re.compile(r"\b(?:relative to|as an? (?:share|percentage|fraction) of|(
                     r"(?:to|of)) (?:the |its |their )?(?:theoretical|peak)|(?<![а-яё])(?:отношени\w*|относительно|дол\w*)"
                     r"(?![а-яё]).{0,40}?(?:теоретическ|пиков)\w*|(?:与|相对于|占)(?:其|它的)?(?:理论)?峰值")
 
+# a share said of something ("percentage of the peak power", "процентов от пиковой мощности", "是峰值的百分之几")
+_SHARE_OF = re.compile(r"\b(?:percent(?:age)?|fraction|share|proportion) of\b|(?<![а-яё])(?:процент\w*|дол[яеиюй]) от"
+                       r"(?![а-яё])|的?(?:百分之几|百分比|比例|占比|几成)")
+
 
 def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, Spans],
                      lang: str) -> str | None:
@@ -166,6 +170,8 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         of_unit = [(n, a) for n, a in cues if dimension(a) in dimensions]
         if of_unit:
             cues = of_unit
+        elif "%" in written and cues and _SHARE_OF.search(low):
+            return None  # a share of a cued figure ("percentage of the peak power") is no figure the table holds
         elif not any(n >= 6 for n, _ in cues):  # only short, generic cues: the unit says more
             named = [a.id for a in vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension
                      in dimensions]

@@ -46,7 +46,8 @@ COUNT_NOUNS = [
     (r"compute units|cus|вычислительн\w* блок\w*|计算单元", "CUs", "compute units"),
     (r"sms|streaming multiprocessors?", "SM", "sms"),
     (r"cores?|ядр\w*|ядер|个?核心?", "cores", "cores"),
-    (r"chips|chip|чип\w*|个芯片|颗芯片|颗|gpus|gpu|accelerators|ускорител\w*", "chips", "chips"),
+    (r"chips|chip|чип\w*|个芯片|颗芯片|颗|gpus|gpu|accelerators|ускорител\w*|"
+     r"个\s*(?:[a-z][a-z0-9.-]*\s*)?处理器", "chips", "chips"),  # "8个Gaudi处理器": the corpus's chips are processors too
     (r"instances|инстанс\w*|个实例|台", "instances", "instances"),
     (r"transistors|транзистор\w*|个晶体管", "transistors", "transistors"),
     (r"vcpus", "vCPUs", "vcpus"),

@@ -53,7 +53,7 @@ _LOWER = {
           r"weak(?:er|est)?(?![- ]scal)|minimum|less|fewer|lower)\b",
     "ru": r"(?:меньш\w*|наименьш\w*|минимальн\w*|деш[её]в\w*|выгодн\w*|ниже|"
           r"(?<![а-яё])низк\w*(?! (?:точност|загрузк|нагрузк|энерго|уровн|задержк)\w*)|медленн\w*|слаб\w*)",
-    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱|[慢弱]了?(?:多少|几倍)",
+    "zh": r"最少|最低|最小|最便宜|便宜|划算|更少|更低|更小|更慢|最慢|更弱|最弱|(?<!至)[慢弱低少小]了?(?:多少|几倍)",
 }
 # The words that ask for more of a thing; beside a word of _LOWER, the one nearer the attribute's cue decides
 # ("which has more HBM? we want less sharding" asks for more memory)
