@@ -512,4 +512,7 @@ def test_a_factor_or_another_chips_count_is_no_machines_chip_count(vocabulary):
     facts, _, _, statements = _read("The DGX A100 has 2x faster chips. The NVL72 rack of Vera Rubin is 36x blocks "
                                     "of 2x Rubin GPU.\n", vocabulary)
     assert not [f for f in facts if f.attribute == "chip_count"]
+    # a machine's alias right after another chip's name is that chip's machine ("Vera Rubin NVL72", not the GB200's)
+    facts, _, _, _ = _read("- Vera Rubin NVL72 - the 72 GPUs supernode at NVLink speed\n", vocabulary)
+    assert not [f for f in facts if f.attribute == "chip_count"]
     assert "2x faster chips" not in {s.quantity for s in statements}

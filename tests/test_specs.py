@@ -1096,9 +1096,9 @@ def test_each_clause_that_asks_an_attribute_of_its_own_is_answered(table, questi
     ("Which reaches a higher fraction of its theoretical bf16 peak in matmul benchmarks, Gaudi 2 or H100 SXM?", "en",
      "16.6 percentage points more"),
     ("У кого выше доля от теоретического пика в matmul: Gaudi 2 или H100?", "ru", "на 16,6 п. п. больше"),
-    # asked how much less: less by points too, not "36% lower" (a share of a share); 低多少 asks the lower side
-    ("How much lower is the MI300X matmul efficiency than the H100's?", "en", "28.9 percentage points lower"),
-    ("MI300X 的 matmul 效率比 H100 低多少？", "zh", "低 28.9个百分点"),
+    # asked how much less: by points, the share of a share beside them (36%); 低多少 asks the lower side
+    ("How much lower is the MI300X matmul efficiency than the H100's?", "en", "28.9 percentage points (36%) lower"),
+    ("MI300X 的 matmul 效率比 H100 低多少？", "zh", "低 28.9个百分点（36%）"),
 ])
 def test_two_shares_differ_by_percentage_points(table, question, lang, difference):
     _, spec = lookup(table, question, lang)
@@ -1146,6 +1146,12 @@ def test_a_premise_a_total_of_chips_and_a_names_own_word_are_no_further_asks(tab
     ("DL1 有多少个 Gaudi 处理器？", "zh", "chip_count"),
     ("How many stream processors does the MI250 have?", "en", "stream_processors"),
     ("Сколько потоковых процессоров у MI250?", "ru", "stream_processors"),
+    ("How many Xeon processors does a DL1 instance have?", "en", None),  # a host's CPUs are no accelerator chips
+    ("Сколько векторных процессоров у Trainium?", "ru", None),
+    ("DL1用了几个Xeon处理器？", "zh", None),
+    # a clock rate or a training loop is no clock cycle
+    ("What is the peak compute of the TPU v5e at one clock rate?", "en", "peak_compute"),
+    ("Сколько памяти нужно H100 на цикл обучения?", "ru", "memory_capacity"),
 ])
 def test_words_of_speed_share_and_links_name_the_attribute(table, question, lang, attribute):
     query = understand(question, lang, table)

@@ -30,8 +30,9 @@ _SAID_PER = {noun: re.compile(pattern, re.IGNORECASE) for noun, pattern in {
     "link": r"\b(?:per|each|a single|one)[- ]link\b|(?<![а-яё])на (?:один |каждый )?линк(?![а-яё])|每条(?:链路|链接|link)|"
             r"单(?:条)?链路",
     # a clock cycle: every rate the table holds is per second, so a figure per cycle is of none of them
-    "cycle": r"\b(?:per|each|a|every|one)[- ](?:clock[- ])?(?:cycle|clock|tick)\b|(?<![а-яё])(?:за|на) (?:один |каждый )?"
-             r"(?:такт|цикл)\w*|每(?:个)?(?:时钟)?(?:周期|时钟)|单(?:个)?(?:时钟)?周期",
+    # (not "a clock of 1.83 GHz", "one clock rate", "на цикл обучения": a training loop)
+    "cycle": r"\b(?:per|each|every)[- ](?:clock[- ])?cycle\b|\bper clock\b(?! rate| speed| frequency)|"
+             r"(?<![а-яё])(?:за|на) (?:один |каждый )?такт\w*|每(?:个)?(?:时钟)?周期|单(?:个)?时钟周期",
     **{noun: rf"\bper[- ]{noun}\b" for noun in ("node", "instance", "device", "gpu", "core", "stack", "pod", "host", "hour")},
 }.items()}
 
@@ -195,3 +196,21 @@ def hourly_instance(entity: str, attribute: str, vocabulary: Vocabulary) -> str:
         return entity
     built = [e.id for e in vocabulary.entities.values() if e.parts and e.parts.chip == entity]
     return built[0] if len(built) == 1 else entity
+
+
+def may_hold(holder, counted: set[str], vocabulary) -> bool:
+    """Whether a machine may hold the chips counted: one built of another chip does not ("Vera Rubin NVL72 ... 2x
+    Rubin GPU" is no count of the GB200 NVL72's chips)."""
+    if not counted or holder.parts is None:
+        return True
+    built = vocabulary.entities[holder.parts.chip]
+    return any(c == built.id or built.family and vocabulary.entities[c].family == built.family for c in counted)
+
+
+def of_another_chip(text: str, mention, mentions: list, vocabulary) -> bool:
+    """Whether a machine's name stands right after the name of a chip it is not built of ("Vera Rubin NVL72"): the
+    other chip's machine, not the one its alias ("NVL72") names."""
+    holder = vocabulary.entities[mention.entity]
+    chip = next((m for m in mentions if m.end <= mention.start and not text[m.end:mention.start].strip()), None)
+    return holder.parts is not None and chip is not None and vocabulary.entities[chip.entity].kind == "chip" and \
+        not may_hold(holder, {chip.entity}, vocabulary)

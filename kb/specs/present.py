@@ -122,8 +122,9 @@ def compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]
             if query.direction == "lower" and query.ratio == "share":  # "how much less": the share less
                 key = "ratio_lower"
                 ratio_text = fmt_range(round((1 - rl[1] / rh[0]) * 100), round((1 - rl[0] / rh[1]) * 100), "%", lang)
-                if unit == "%":  # two shares: less by points ("36% lower" would be a share of a share)
-                    ratio_text = fmt_difference(*diff, unit, lang)
+                if unit == "%":  # two shares: less by points, the share of a share after it ("28.9 points (36%)")
+                    ratio_text = fmt_difference(*diff, unit, lang) + ("（{}）" if lang == "zh" else " ({})").format(
+                        ratio_text)
             else:  # "во сколько раз меньше": the factor
                 key = "ratio_higher" if query.direction == "higher" else "ratio_lower_times"
         text = times_agreed(TEXTS[key][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),

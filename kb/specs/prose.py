@@ -47,6 +47,8 @@ from kb.specs.clauses import (
     built_into,
     clause,
     hourly_instance,
+    may_hold,
+    of_another_chip,
     part_topic,
     qualifiers,
 )
@@ -102,6 +104,7 @@ class Statement:
 def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary,
             attribute: str | None = None) -> tuple[str | None, str]:
     """The entity a quantity is about, and a doubt ("" when there is none)."""
+    mentions = [m for m in mentions if not of_another_chip(text, m, mentions, vocabulary)]
     if owner := next((m for m in mentions if POSSESSIVE.fullmatch(text, m.end, q.start)  # "against B200's 296TFLOPS"
                       and vocabulary.entities[m.entity].kind in SUBJECT_KINDS), None):
         return owner.entity, ""  # the figure right after a possessive is its owner's
@@ -117,7 +120,7 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
     if q.counted == "chips" and attribute in COUNTED.values():
         counted = [m for m in subjects if q.end - len(q.unit_text) <= m.start < q.end]
         subjects = [m for m in subjects if m not in counted and vocabulary.entities[m.entity].kind != "chip"
-                    and _may_hold(vocabulary.entities[m.entity], {c.entity for c in counted}, vocabulary)]
+                    and may_hold(vocabulary.entities[m.entity], {c.entity for c in counted}, vocabulary)]
     if not subjects:
         return None, "no entity of the fact table is named in its sentence"
     left, right = clause(text, q.start, q.end)
@@ -147,15 +150,6 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
     if best is None:
         return None, "several entities in its sentence, none in its clause"
     return best.entity, f"several entities in its sentence ({', '.join(sorted({m.entity for m in subjects}))})"
-
-
-def _may_hold(holder, counted: set[str], vocabulary: Vocabulary) -> bool:
-    """Whether a machine may hold the chips counted: one built of another chip does not ("Vera Rubin NVL72 ... 2x
-    Rubin GPU" is no count of the GB200 NVL72's chips)."""
-    if not counted or holder.parts is None:
-        return True
-    built = vocabulary.entities[holder.parts.chip]
-    return any(c == built.id or built.family and vocabulary.entities[c].family == built.family for c in counted)
 
 
 def _subjects(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> set[str]:
