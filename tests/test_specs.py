@@ -1162,6 +1162,7 @@ def test_words_of_speed_share_and_links_name_the_attribute(table, question, lang
     ("Trainium2: how much HBM per chip and what is its bandwidth?", "en"),
     ("трейниум2: сколько HBM на чип и какая у неё пропускная способность?", "ru"),
     ("Trainium2 每颗芯片多少 HBM，它的带宽多少？", "zh"),
+    ("Trainium2 每颗芯片多少 HBM？它的带宽呢？", "zh"),  # a follow-up asks with its particle alone
 ])
 def test_a_bare_measure_asked_of_what_the_clause_before_named_is_its_own_ask(table, question, lang):
     query, spec = lookup(table, question, lang)
@@ -1184,3 +1185,14 @@ def test_a_figure_per_clock_cycle_is_no_count_of_the_part_nor_a_rate_per_second(
     assert understand(question, lang, table) is None
     assert understand(question.replace("per cycle", "").replace("за такт ", "").replace("每周期", ""), lang,
                       table).attribute == "tensor_cores"
+
+
+@pytest.mark.parametrize(("question", "lang"), [
+    ("How many GPUs are in a Vera Rubin NVL72?", "en"),
+    ("Сколько GPU в Vera Rubin NVL72?", "ru"),
+])
+def test_a_machines_alias_after_a_chip_it_is_not_built_of_names_no_such_machine(table, question, lang):
+    # "NVL72" alone is the GB200 NVL72; written after the Rubin it is the Rubin's rack, which the table lacks
+    query = understand(question, lang, table)
+    assert query is None or "nvidia-gb200-nvl72" not in query.entities
+    assert "nvidia-gb200-nvl72" in understand(question.replace("Vera Rubin ", ""), lang, table).entities

@@ -20,7 +20,7 @@ from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
 from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, unit_cue
-from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per
+from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per, of_another_chip
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
 from kb.specs.units import DTYPE, UNITS, counted
@@ -195,8 +195,9 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     text = normalize_for_matching(question)
     vocabulary = table.vocabulary
     low = vocabulary.mend_spelling(text.lower(), known_words)
-    entities = tuple(dict.fromkeys(m.entity for m in vocabulary.mentions(text)
-                                   if not unlisted_variant(vocabulary, text, m)))  # "H100 NVL" is no H100
+    found = vocabulary.mentions(text)  # "H100 NVL" is no H100, "Vera Rubin NVL72" no GB200 NVL72
+    entities = tuple(dict.fromkeys(m.entity for m in found if not unlisted_variant(vocabulary, text, m)
+                                   and not of_another_chip(text, m, found, vocabulary)))
     dtype_match = DTYPE.search(text)
     dtype = dtype_match.group(1).upper() if dtype_match else \
         next((d for d, pattern in _PRECISION_WORDS.items() if pattern.search(low)), None)

@@ -22,6 +22,7 @@ from kb.textnorm import normalize_for_matching
 _BREAK = re.compile(CLAUSE_BREAK.pattern + r"|以及")
 # a word that points back at what the clause before named ("its bandwidth", "у неё", "它的带宽")
 _BACK = re.compile(r"\b(?:its|their)\b|(?<![а-яё])(?:её|ее|его|их|у нее|у неё)(?![а-яё])|它|其")
+_FOLLOW_UP = re.compile(r"呢\s*[?？]?\s*$")  # "它的带宽呢？": a Chinese follow-up asks with its particle alone
 _JOINS = re.compile(r"(?:\s(?:and|и)\s|[和且及])\s*$")  # a break that joins two asks rather than ends a clause
 
 
@@ -46,7 +47,8 @@ def clause_readings(question: str, lang: str, table: FactTable, whole: SpecQuery
     for k, (left, right) in enumerate(zip(bounds, bounds[1:], strict=False)):
         clause = low[left:right]
         joined = k > 0 and _JOINS.search(low[breaks[k - 1].start():breaks[k - 1].end()]) is not None
-        asked = not quantities(clause) and (keywords or ASKS.search(clause) is not None or asked and joined)
+        asked = not quantities(clause) and (keywords or ASKS.search(clause) is not None or asked and joined or
+                                            _FOLLOW_UP.search(clause) is not None)
         if not asked or TOTAL.search(clause) and chips_only:
             continue
         if any(left <= s < right for s in starts):
