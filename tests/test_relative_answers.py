@@ -247,6 +247,22 @@ def test_a_relation_to_a_class_of_products_answers_an_entity_without_a_value(tab
     assert spec.missing and spec.answer.relation is None
 
 
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Насколько Gaudi выгоднее GPU-инстансов?", "ru"),
+    ("Is Gaudi cheaper than GPU instances?", "en"),
+    ("Gaudi比GPU实例划算多少？", "zh"),
+])
+def test_a_product_set_against_a_class_is_answered_by_the_relation_the_source_states(table, question, lang):
+    # the product has a price (the DL1's), the class none: the stated price-performance against GPU instances answers
+    query, spec = lookup(table, question, lang)
+    assert query.attribute == "price_per_hour" and spec.answer.attribute == "price_performance"
+    assert "40%" in spec.answer.text and "性价比高出40%" in spec.relation.quote and not spec.entries
+    # naming a class with nothing set against it asks the product's own value
+    for plain, plain_lang in (("Gaudi GPU price per hour?", "en"), ("Gaudi 和 GPU 实例的价格", "zh")):
+        _, spec = lookup(table, plain, plain_lang)
+        assert spec.answer.attribute == "price_per_hour" and any(e.value == 13.11 for e in spec.entries), plain
+
+
 def test_a_paragraph_that_names_nothing_is_about_the_articles_subject_surely_only_when_it_refers_back(table):
     """A sentence naming no product is read as about the one the article's title names: unsurely (a candidate,
     quoted, never stated as the table's value), unless it refers back to it ("the package", "the processor")."""

@@ -19,6 +19,7 @@ from kb.response import (
     SpecEntry,
     SuperlativeAnswer,
 )
+from kb.specs.class_relation import class_relation, classes_named, relation_answer
 from kb.specs.clauses import PARTS
 from kb.specs.facts import FactTable
 from kb.specs.lines import members
@@ -305,7 +306,10 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
     return SpecResult(merge_repeats(entries), ranking, True, False, None)
 
 
-def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
+def answer_spec(table: FactTable, query: SpecQuery, lang: str, classes: set[str] = frozenset()) -> SpecResult:
+    """The answer to one reading; ``classes`` are the classes of product the question sets the product against."""
+    if related := class_relation(table, query, classes):  # against a class: how the source compares them
+        return SpecResult([], relation_answer(table, query, related, lang), True, False, related.source)
     if query.kind == "superlative" and query.entities:
         named = rank_named(table, query, lang)
         if named is not None:
@@ -352,13 +356,7 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str) -> SpecResult:
                           list(query.unlisted))
         related = next(filter(None, (table.relation_of(e, query.attribute) for e in query.entities)), None)
         if related is not None:  # no value, but how it compares with a class of products
-            word, _ = RELATION_WORDS[(related.direction, related.attribute == "price_per_hour")][lang]
-            text = TEXTS["relation_class"][lang].format(
-                s=table.vocabulary.entities[related.subject].display_name(lang), o=related.object_text, word=word,
-                factor=factor_text(related.factor, lang), label=label)
-            answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(query.entities),
-                                  text=text, relation=related.source.quote)
-            return SpecResult(entries, answer, True, False, related.source)
+            return SpecResult(entries, relation_answer(table, query, related, lang), True, False, related.source)
         unsure = tuple(c.source for e in query.entities for c in table.candidates_about(e, query.attribute))
         answer = LookupAnswer(kind="lookup", attribute=query.attribute, lang=lang, entities=tuple(query.entities),
                               text=TEXTS["lookup_unsure" if unsure else "lookup_none"][lang].format(label=label, a=names))
@@ -375,9 +373,10 @@ def lookup(table: FactTable, question: str, lang: str | None, known_words: froze
     query = understand(question, lang, table, known_words, unlisted)
     lang = lang if lang in LANGS else "en"
     readings = clause_readings(question, lang, table, query, known_words, unlisted)
+    classes = classes_named(question, lang, table)
     if not readings:
-        return (query, answer_spec(table, query, lang)) if query is not None else (None, None)
-    return readings[0], _together([answer_spec(table, q, lang) for q in readings], lang)
+        return (query, answer_spec(table, query, lang, classes)) if query is not None else (None, None)
+    return readings[0], _together([answer_spec(table, q, lang, classes) for q in readings], lang)
 
 
 def _together(results: list[SpecResult], lang: str) -> SpecResult:
