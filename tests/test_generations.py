@@ -24,10 +24,28 @@ from kb.specs.present import lookup
     ("第3代 Trainium 的内存多大？", "Trainium3"),
     ("二代Gaudi的内存多大", "Gaudi2"),
     ("Gaudi 的第二代内存多大？", "Gaudi2"),
+    ("Сколько HBM у второго поколения Трейниума?", "Trainium2"),  # the line in its Russian name
 ])
 def test_an_ordinal_generation_of_a_line_is_that_generations_product(vocabulary, question, name):
     written = name_generations(question, vocabulary)
     assert re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", written) and written != question, written
+
+
+@pytest.mark.parametrize("question, written", [
+    ("How much faster is the second-generation Trainium than the first?", "the Trainium2 than the Trainium1"),
+    ("Во сколько раз второе поколение Трейниума быстрее, чем первое?", "Trainium2 быстрее, чем Trainium1"),
+    ("第二代Trainium比第一代快多少？", "Trainium2比Trainium1快多少"),
+    # an ordinal that names no generation stays ("the first thing"), as does one with no line named before it
+    ("What is the first thing to check on the second-gen Trainium?", "the first thing to check on the Trainium2"),
+    ("Is the H100 faster than the first one?", "faster than the first one"),
+])
+def test_an_ordinal_alone_on_the_far_side_is_that_generation_of_the_line_named(vocabulary, question, written):
+    assert written in name_generations(question, vocabulary)
+
+
+def test_the_second_generation_against_the_first_compares_the_two_products(table):
+    query, spec = lookup(table, name_generations("第二代Trainium比第一代快多少？", table.vocabulary), "zh")
+    assert query.entities == ("aws-trainium2", "aws-trainium") and "3.4倍" in spec.answer.text
 
 
 @pytest.mark.parametrize("question", [

@@ -126,7 +126,7 @@ def _nth(words: dict[int, str], k: int) -> str:
     return "|".join(f"(?P<n{n}_{k}>{w})" for n, w in words.items())
 
 
-_LINE_NAME = r"(?P<w_{k}>[A-Za-z]{{3,}})(?![A-Za-z0-9-])"
+_LINE_NAME = r"(?P<w_{k}>[A-Za-z]{{3,}}|[А-Яа-яЁё]{{4,}})(?![A-Za-zА-Яа-яЁё0-9-])"
 _NTH_GENERATION = re.compile("|".join(part.format(k=k, nth=_nth(_NTH, k), zh=_nth(_NTH_ZH, k), line=_LINE_NAME.format(k=k))
                                       for k, part in enumerate((
     r"\b(?:{nth})[\s-]*(?:generation|gen)\b\s*(?:of\s+(?:the\s+)?)?{line}",
@@ -137,6 +137,15 @@ _NTH_GENERATION = re.compile("|".join(part.format(k=k, nth=_nth(_NTH, k), zh=_nt
     r"(?<![第新下上这那每同哪前后本])(?:{zh})代\s*(?:的\s*)?{line}",
     r"{line}\s*(?:的\s*)?第(?:{zh}|(?P<d_{k}>[1-5]))代",
 ))), re.IGNORECASE)
+# an ordinal alone on the far side of a comparison is that generation of the line named on the near side ("the
+# second-generation Trainium ... than the first", "чем первое поколение", "比第一代")
+_OTHER_GENERATION = re.compile(
+    r"\b(?:than|vs\.?|versus|or|to|with)\s+(?:the\s+)?(?:(?P<en>first|second|third|fourth|fifth)|(?P<en_d>[1-5])(?:st|nd|rd|th))"
+    r"\b(?:[- ]gen(?:eration)?\b|\s+one\b)?(?!\s*[-\w])|"
+    r"(?<![а-яё])(?:чем|против|или|с)\s+(?:у\s+)?(?P<ru>перв|втор|трет|четв[её]рт|пят)\w*(?:\s+поколени\w*)?(?!\s*[А-Яа-яЁёA-Za-z])|"
+    r"(?<=[比和与跟])\s*第(?P<zh>[一二三四五1-5])代(?!\s*[A-Za-z])", re.IGNORECASE)
+_ORDINAL_NUMBER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "перв": 1, "втор": 2, "трет": 3,
+                   "четверт": 4, "четвёрт": 4, "пят": 5, **{w: n for n, w in _NTH_ZH.items()}}
 # words that compare or rank among the generations a bare number counts ("比较三代 Trainium", "三代 Trainium 里，哪一代")
 _AMONG = re.compile(r"哪|最|比较|对比|之间|里")
 
@@ -158,6 +167,10 @@ def name_generations(text: str, vocabulary: Vocabulary) -> str:
     the table has one of that name ("Trainium2", "Gaudi1", "TPU v3"). A Chinese number with no 第 in a question
     that compares or ranks counts the generations ("AWS 的三代 Trainium 里，哪一代"): it is left as it is."""
     counting = bool(_AMONG.search(text))
+    lines: list[str] = []  # the lines a generation was named of
+
+    def generation(low: str, nth: int) -> str | None:
+        return next((f for key in (f"{low}{nth}", f"{low}v{nth}") if (f := _written(vocabulary, key))), None)
 
     def name(m: re.Match) -> str:
         found = {key: v for key, v in m.groupdict().items() if v}
@@ -165,12 +178,34 @@ def name_generations(text: str, vocabulary: Vocabulary) -> str:
         word = found[f"w_{k}"]
         nth = int(found[f"d_{k}"]) if f"d_{k}" in found else \
             int(next(key for key in found if key.startswith("n"))[1:].split("_")[0])
-        low = word.lower()
-        written = next((f for key in (f"{low}{nth}", f"{low}v{nth}") if (f := _written(vocabulary, key))), None)
+        low = _latin_line(word, vocabulary)
+        written = generation(low, nth) if low else None
         if written is None or len(members(vocabulary, (low,))) < 2 or k == _BARE and counting:
             return m.group(0)
+        lines.append(low)
         return written
-    return _NTH_GENERATION.sub(name, text)
+
+    def other(m: re.Match) -> str:
+        word = next(v for v in m.groupdict().values() if v).lower()
+        nth = int(word) if word.isdigit() else _ORDINAL_NUMBER[word]
+        written = generation(lines[0], nth) if len(set(lines)) == 1 else None
+        if written is None:
+            return m.group(0)
+        # the words before the ordinal stay ("than the ", "чем "); 第...代 goes whole
+        return written if m.group("zh") else m.group(0)[:m.start(next(k for k, v in m.groupdict().items() if v))
+                                                          - m.start()] + written
+    named = _NTH_GENERATION.sub(name, text)
+    return _OTHER_GENERATION.sub(other, named) if lines else named
+
+
+def _latin_line(word: str, vocabulary: Vocabulary) -> str | None:
+    """The Latin name of a product line, as its generations are written ("trainium" of "Трейниума")."""
+    if word.isascii():
+        return word.lower()
+    entity = next((m.entity for m in vocabulary.mentions(word)), None)
+    e = vocabulary.entities[entity] if entity else None
+    return min((a.lower() for a in (e.name, *e.aliases) if a.isascii() and " " not in a), key=len, default=None) \
+        if e else None
 
 
 # The generations of a line asked together ("the Trainium generations", "поколений Gaudi", "比较三代 Trainium",
