@@ -1196,3 +1196,13 @@ def test_a_machines_alias_after_a_chip_it_is_not_built_of_names_no_such_machine(
     query = understand(question, lang, table)
     assert query is None or "nvidia-gb200-nvl72" not in query.entities
     assert "nvidia-gb200-nvl72" in understand(question.replace("Vera Rubin ", ""), lang, table).entities
+
+
+@pytest.mark.parametrize(("question", "lang"), [
+    ("How many Trainium2 chips are in a Trn2 UltraServer?", "en"),
+    ("Trn2 UltraServer 有多少颗 Trainium2？", "zh"),
+])
+def test_the_chip_a_machine_counts_is_what_is_counted_not_a_further_thing_asked(table, question, lang):
+    # the Trainium2 is counted: its instance's 16 chips are no answer about the UltraServer
+    _, spec = lookup(table, question, lang)
+    assert [(e.entity, e.value) for e in spec.entries] == [("aws-trn2-ultraserver", 64)]

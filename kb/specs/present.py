@@ -320,10 +320,12 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str, classes: set[str]
         return SpecResult(merge_repeats([entry(f, table, lang) for f in facts]), ranking, bool(facts), False, relation)
     per_entity: dict[str, list[Fact]] = {}
     entries: list[SpecEntry] = []
+    machines = {table.vocabulary.entities[e].parts.chip for e in query.entities if table.vocabulary.entities[e].parts}
     for entity in query.entities:
         facts, via = select(table, query, entity)
-        if via and via in query.entities:
-            continue  # "Gaudi in a DL1": the chip's own facts already answer it
+        if via and via in query.entities or entity in machines and table.vocabulary.attributes[
+                query.attribute].unit == "chips":
+            continue  # "Gaudi in a DL1": the chip's own facts already answer it; "Trainium2 chips in a Trn2 UltraServer"
         per_entity[entity] = facts
         entries += [entry(f, table, lang, via=entity if via else None) for f in facts]
     entries = merge_repeats(entries)
