@@ -32,6 +32,8 @@ _ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus)\b|(?<![а-яё])(?:или|л�
 # "GPU 和 TPU 哪个更…" offers the two; "GPU 和 TPU 中，哪款芯片…最…" ranks what both hold, as "among GPUs and TPUs" does
 _JOINED = re.compile(r"[跟和与]|谁|哪")
 _RANKING = re.compile(r"最")
+# one set against the other by a comparative also compares the two ("Дешевле ли TPU, чем GPU?", "TPU 比 GPU 便宜吗？")
+_THAN = re.compile(r"\bthan\b|(?<![а-яё])чем(?![а-яё])|比")
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ def offers_classes(text: str) -> bool:
     """Whether a question names both classes and offers them as alternatives ("GPU 和 TPU 哪个缓存更大？",
     "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it."""
     low = text.lower()
-    offered = _ALTERNATIVES.search(low) or (_JOINED.search(low) and not _RANKING.search(low))
+    offered = _ALTERNATIVES.search(low) or (_JOINED.search(low) and not _RANKING.search(low)) or _THAN.search(low)
     return bool(offered) and len({cls for _, cls in _class_spans(low, [])}) == 2
 
 

@@ -3,7 +3,7 @@ the asked aspect decides, whatever its language; a product's name or the other s
 
 from __future__ import annotations
 
-from kb.class_comparison import class_question, comparison_answer, offers_classes, statements
+from kb.class_comparison import class_question, comparison_answer, offered_between, offers_classes, statements
 
 
 def _question(text: str):
@@ -28,10 +28,11 @@ def test_a_question_offering_two_classes_and_an_aspect_is_a_class_comparison():
 
 
 def test_asked_why_one_class_is_better_naming_both_is_enough():
-    # "than" offers no alternative; asked why, the comparison is the premise whose reason is asked
+    # "than" compares without offering a choice; asked why, the comparison is the premise whose reason is asked,
+    # and no verdict leads (see offered_between)
     for text in ("почему tpu дешевле и проще объединять в большие кластеры, чем gpu?", "why are tpus cheaper than gpus?",
                  "为什么 tpu 比 gpu 更省电？"):
-        assert class_question(text, []) is None
+        assert not offered_between(text)
         found = class_question(text, [], premise=True)
         assert found is not None and set(found.classes) == {"tpu", "gpu"}, text
     assert class_question("why are tpus cheap?", [], premise=True) is None  # one class: no comparison
@@ -43,6 +44,10 @@ def test_two_classes_offered_as_alternatives_are_never_ranked_as_instances():
     assert not offers_classes("哪个 GPU 的显存最大？") and not offers_classes("what are tpus and gpus")
     # joined to rank what both hold, as "among GPUs and TPUs" is, they are no alternatives
     assert not offers_classes("GPU 和 TPU 中，哪款芯片的显存最大？")
+    # set one against the other by a comparative, they are compared too: no ranking of the instances with a price
+    assert offers_classes("Дешевле ли TPU, чем GPU?") and offers_classes("TPU 比 GPU 便宜吗？") and \
+        offers_classes("Is TPU cheaper than GPU?")
+    assert class_question("Дешевле ли TPU, чем GPU?", []).classes == ("tpu", "gpu")
 
 
 def test_the_class_named_before_the_comparative_wins_and_the_other_side_never_does():

@@ -38,6 +38,8 @@ def test_an_ordinal_generation_of_a_line_is_that_generations_product(vocabulary,
     # an ordinal that names no generation stays ("the first thing"), as does one with no line named before it
     ("What is the first thing to check on the second-gen Trainium?", "the first thing to check on the Trainium2"),
     ("Is the H100 faster than the first one?", "faster than the first one"),
+    # a Russian noun before the ordinal is no line ("память второго поколения Trainium" is Trainium2's memory)
+    ("Сравните память второго поколения Trainium с первым поколением.", "память Trainium2 с Trainium1"),
 ])
 def test_an_ordinal_alone_on_the_far_side_is_that_generation_of_the_line_named(vocabulary, question, written):
     assert written in name_generations(question, vocabulary)

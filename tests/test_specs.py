@@ -1206,3 +1206,6 @@ def test_the_chip_a_machine_counts_is_what_is_counted_not_a_further_thing_asked(
     # the Trainium2 is counted: its instance's 16 chips are no answer about the UltraServer
     _, spec = lookup(table, question, lang)
     assert [(e.entity, e.value) for e in spec.entries] == [("aws-trn2-ultraserver", 64)]
+    # another figure counted in chips is still the chip's ("the memory pool of Trainium2 in a Trn2 UltraServer")
+    _, spec = lookup(table, "What is the memory pool size of Trainium2 in a Trn2 UltraServer?", "en")
+    assert spec.found and any(e.entity == "aws-trainium2" for e in spec.entries)

@@ -24,8 +24,8 @@ from kb.textnorm import normalize_for_matching
 # a product set against another thing: a word of comparison, or a Russian comparative ("выгоднее GPU-инстансов")
 _AGAINST = {
     "en": re.compile(rf"\b(?:{COMPARING['en']})\b", re.IGNORECASE),
-    "ru": re.compile(rf"(?<![а-яё])(?:{COMPARING['ru']}|[а-яё]{{3,}}(?:ее|ей)|дешевле|дороже|больше|меньше|лучше|хуже|"
-                     r"выше|ниже|более|менее)(?![а-яё])"),
+    "ru": re.compile(rf"(?<![а-яё])(?:{COMPARING['ru']}|(?:выгодн|быстр|медленн|мощн|слаб|сильн|эффективн|экономичн)"
+                     r"(?:ее|ей)|дешевле|дороже|больше|меньше|лучше|хуже|выше|ниже|более|менее)(?![а-яё])"),
     "zh": re.compile(COMPARING["zh"].replace("|和|", "|")),  # "Gaudi 和 GPU 实例的价格" sets nothing against
 }
 # what a source compares a class on, where the question asks the other ("cheaper than GPU instances")

@@ -126,11 +126,15 @@ def _nth(words: dict[int, str], k: int) -> str:
     return "|".join(f"(?P<n{n}_{k}>{w})" for n, w in words.items())
 
 
-_LINE_NAME = r"(?P<w_{k}>[A-Za-z]{{3,}}|[А-Яа-яЁё]{{4,}})(?![A-Za-zА-Яа-яЁё0-9-])"
-_NTH_GENERATION = re.compile("|".join(part.format(k=k, nth=_nth(_NTH, k), zh=_nth(_NTH_ZH, k), line=_LINE_NAME.format(k=k))
+_LINE_NAME = r"(?P<w_{k}>[A-Za-z]{{3,}})(?![A-Za-z0-9-])"
+# after the ordinal a line may be written in Cyrillic too ("второго поколения Трейниума"); before it, a Cyrillic word
+# is any noun ("память второго поколения Trainium")
+_ANY_LINE_NAME = r"(?P<w_{k}>[A-Za-z]{{3,}}|[А-Яа-яЁё]{{4,}})(?![A-Za-zА-Яа-яЁё0-9-])"
+_NTH_GENERATION = re.compile("|".join(part.format(k=k, nth=_nth(_NTH, k), zh=_nth(_NTH_ZH, k), line=_LINE_NAME.format(k=k),
+                                                  any_line=_ANY_LINE_NAME.format(k=k))
                                       for k, part in enumerate((
     r"\b(?:{nth})[\s-]*(?:generation|gen)\b\s*(?:of\s+(?:the\s+)?)?{line}",
-    r"(?<![а-яё])(?:{nth})\s+поколени\w*\s+{line}",
+    r"(?<![а-яё])(?:{nth})\s+поколени\w*\s+{any_line}",
     r"{line}\s+(?:{nth})\w*\s+поколени\w*",
     r"第(?:{zh}|(?P<d_{k}>[1-5]))代\s*(?:的\s*)?{line}",
     # not 新一代, 下一代, 这一代, 每一代: the newest, next, this, every generation

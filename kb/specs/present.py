@@ -19,6 +19,7 @@ from kb.response import (
     SpecEntry,
     SuperlativeAnswer,
 )
+from kb.specs.attribution import COUNTED
 from kb.specs.class_relation import class_relation, classes_named, relation_answer
 from kb.specs.clauses import PARTS
 from kb.specs.facts import FactTable
@@ -308,8 +309,12 @@ def rank_named(table: FactTable, query: SpecQuery, lang: str) -> SpecResult | No
 
 def answer_spec(table: FactTable, query: SpecQuery, lang: str, classes: set[str] = frozenset()) -> SpecResult:
     """The answer to one reading; ``classes`` are the classes of product the question sets the product against."""
-    if related := class_relation(table, query, classes):  # against a class: how the source compares them
-        return SpecResult([], relation_answer(table, query, related, lang), True, False, related.source)
+    if related := class_relation(table, query, classes):  # against a class: how the source compares them, first
+        own = answer_spec(table, query, lang)
+        answer = relation_answer(table, query, related, lang)
+        if own.found and own.answer is not None:  # with the product's own value after it
+            answer = answer.model_copy(update={"text": f"{answer.text}{' ' if lang != 'zh' else ''}{own.answer.text}"})
+        return SpecResult(own.entries if own.found else [], answer, True, False, related.source)
     if query.kind == "superlative" and query.entities:
         named = rank_named(table, query, lang)
         if named is not None:
@@ -323,8 +328,7 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str, classes: set[str]
     machines = {table.vocabulary.entities[e].parts.chip for e in query.entities if table.vocabulary.entities[e].parts}
     for entity in query.entities:
         facts, via = select(table, query, entity)
-        if via and via in query.entities or entity in machines and table.vocabulary.attributes[
-                query.attribute].unit == "chips":
+        if via and via in query.entities or entity in machines and query.attribute == COUNTED["chips"]:
             continue  # "Gaudi in a DL1": the chip's own facts already answer it; "Trainium2 chips in a Trn2 UltraServer"
         per_entity[entity] = facts
         entries += [entry(f, table, lang, via=entity if via else None) for f in facts]
