@@ -84,7 +84,8 @@ class ClassStatement:
     loser: str
 
 
-def _class_spans(low: str, names: list[tuple[int, int]]) -> list[tuple[int, str]]:
+def class_words(low: str, names: list[tuple[int, int]]) -> list[tuple[int, str]]:
+    """Where each class word stands, and its class, outside the spans of product names ("TPU" of "TPU v5p" is none)."""
     found = [(m.start(), cls) for cls, pattern in CLASSES.items() for m in pattern.finditer(low)
              if not any(s <= m.start() < e for s, e in names)]
     return sorted(found)
@@ -105,7 +106,7 @@ def offers_classes(text: str) -> bool:
     "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it."""
     low = text.lower()
     offered = _ALTERNATIVES.search(low) or (_JOINED.search(low) and not _RANKING.search(low)) or _THAN.search(low)
-    return bool(offered) and len({cls for _, cls in _class_spans(low, [])}) == 2
+    return bool(offered) and len({cls for _, cls in class_words(low, [])}) == 2
 
 
 def offered_between(text: str) -> bool:
@@ -113,7 +114,7 @@ def offered_between(text: str) -> bool:
     GPU 哪个更划算？为什么？"): a question asking why then asks which too. "为啥 TPU 比 GPU 更划算？是因为省电还是别的原因"
     offers reasons, and "为什么 TPU 跟 GPU 相比更省钱？" joins the two without asking which."""
     low = text.lower()
-    spans = _class_spans(low, [])
+    spans = class_words(low, [])
     second = next((at for at, cls in spans if cls != spans[0][1]), None) if spans else None
     if second is None:
         return False
@@ -135,7 +136,7 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
     ``premise`` (a question asking why: "почему TPU дешевле и проще объединять, чем GPU?"), naming both is
     enough: the comparison is what it asks the reason for."""
     low = text.lower()
-    classes = tuple(dict.fromkeys(cls for _, cls in _class_spans(low, [])))
+    classes = tuple(dict.fromkeys(cls for _, cls in class_words(low, [])))
     if names or not (offers_classes(low) or premise and len(classes) == 2):
         return None
     aspects = tuple(dict.fromkeys(a.name for _, a in _aspects_in(low)))
@@ -148,7 +149,7 @@ def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion)
     """What a sentence states of the asked classes on the asked aspects: each asked comparative with the
     class named nearest before it, not as the other side ("than GPUs") nor inside a product's name."""
     low = text.lower()
-    classes = [(at, cls) for at, cls in _class_spans(low, names) if cls in question.classes and not compared(low, at)]
+    classes = [(at, cls) for at, cls in class_words(low, names) if cls in question.classes and not compared(low, at)]
     found = []
     for at, aspect in _aspects_in(low):
         before = [cls for start, cls in classes if start < at and at - start <= _NEAR]

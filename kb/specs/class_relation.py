@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kb.class_comparison import CLASSES
+from kb.class_comparison import CLASSES, class_words
 from kb.response import LookupAnswer
 from kb.specs.clauses import COMPARING
 from kb.specs.facts import FactTable
@@ -38,9 +38,7 @@ def classes_named(question: str, lang: str, table: FactTable) -> set[str]:
     low = normalize_for_matching(question).lower()
     if not _AGAINST[lang if lang in _AGAINST else "en"].search(low):
         return set()
-    for m in table.vocabulary.mentions(low):
-        low = low[:m.start] + " " * (m.end - m.start) + low[m.end:]
-    return {name for name, pattern in CLASSES.items() if pattern.search(low)}
+    return {cls for _, cls in class_words(low, [(m.start, m.end) for m in table.vocabulary.mentions(low)])}
 
 
 def class_relation(table: FactTable, query: SpecQuery, classes: set[str]) -> Relation | None:

@@ -148,8 +148,13 @@ _OTHER_GENERATION = re.compile(
     r"\b(?:[- ]gen(?:eration)?\b|\s+one\b)?(?!\s*[-\w])|"
     r"(?<![а-яё])(?:чем|против|или|с)\s+(?:у\s+)?(?P<ru>перв|втор|трет|четв[её]рт|пят)\w*(?:\s+поколени\w*)?(?!\s*[А-Яа-яЁёA-Za-z])|"
     r"(?<=[比和与跟])\s*第(?P<zh>[一二三四五1-5])代(?!\s*[A-Za-z])", re.IGNORECASE)
-_ORDINAL_NUMBER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "перв": 1, "втор": 2, "трет": 3,
-                   "четверт": 4, "четвёрт": 4, "пят": 5, **{w: n for n, w in _NTH_ZH.items()}}
+
+
+def _ordinal(word: str) -> int:
+    """The number an ordinal word stands for ("second", "втор", "二", "2"), by the ordinals above."""
+    return int(word) if word.isdigit() else next(n for n in _NTH if re.fullmatch(_NTH[n], word) or _NTH_ZH[n] == word)
+
+
 # words that compare or rank among the generations a bare number counts ("比较三代 Trainium", "三代 Trainium 里，哪一代")
 _AMONG = re.compile(r"哪|最|比较|对比|之间|里")
 
@@ -191,7 +196,7 @@ def name_generations(text: str, vocabulary: Vocabulary) -> str:
 
     def other(m: re.Match) -> str:
         word = next(v for v in m.groupdict().values() if v).lower()
-        nth = int(word) if word.isdigit() else _ORDINAL_NUMBER[word]
+        nth = _ordinal(word)
         written = generation(lines[0], nth) if len(set(lines)) == 1 else None
         if written is None:
             return m.group(0)

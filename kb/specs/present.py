@@ -325,10 +325,10 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str, classes: set[str]
         return SpecResult(merge_repeats([entry(f, table, lang) for f in facts]), ranking, bool(facts), False, relation)
     per_entity: dict[str, list[Fact]] = {}
     entries: list[SpecEntry] = []
-    machines = {table.vocabulary.entities[e].parts.chip for e in query.entities if table.vocabulary.entities[e].parts}
+    held = {table.vocabulary.entities[e].parts.chip for e in query.entities if table.vocabulary.entities[e].parts}
     for entity in query.entities:
         facts, via = select(table, query, entity)
-        if via and via in query.entities or entity in machines and query.attribute == COUNTED["chips"]:
+        if via and via in query.entities or entity in held and query.attribute == COUNTED["chips"]:
             continue  # "Gaudi in a DL1": the chip's own facts already answer it; "Trainium2 chips in a Trn2 UltraServer"
         per_entity[entity] = facts
         entries += [entry(f, table, lang, via=entity if via else None) for f in facts]
@@ -379,7 +379,9 @@ def lookup(table: FactTable, question: str, lang: str | None, known_words: froze
     query = understand(question, lang, table, known_words, unlisted)
     lang = lang if lang in LANGS else "en"
     readings = clause_readings(question, lang, table, query, known_words, unlisted)
-    classes = classes_named(question, lang, table)
+    # only a lookup of one product may be set against a class
+    classes = classes_named(question, lang, table) if any(
+        q.kind == "lookup" and len(q.entities) == 1 for q in readings or [query] if q is not None) else set()
     if not readings:
         return (query, answer_spec(table, query, lang, classes)) if query is not None else (None, None)
     return readings[0], _together([answer_spec(table, q, lang, classes) for q in readings], lang)
