@@ -31,7 +31,8 @@ from functools import lru_cache
 import numpy as np
 
 from kb.asks import DEFINES, DRAWBACK, FIGURE_ASKED, WHEN, WHY
-from kb.class_comparison import class_question, class_spans, comparison_answer, offered_between, statements
+from kb.class_comparison import NAMES as CLASS_NAMES
+from kb.class_comparison import class_of, class_question, class_spans, comparison_answer, offered_between, statements
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.models import Hit
@@ -43,6 +44,7 @@ from kb.specs.asked_attribute import rate_asked
 from kb.specs.attribution import COUNTED
 from kb.specs.lines import name_generations, unlisted_variant
 from kb.specs.present import lookup
+from kb.specs.transliteration import latin_names
 from kb.specs.units import DTYPE
 from kb.statements import passage_statement, unlisted_evidence
 from kb.textnorm import normalize_for_matching
@@ -177,6 +179,22 @@ def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset
     return bool(_HOLDER.search(text)) and any(other(n) for n in names)
 
 
+def _standing_class(vocabulary, mentions, spec) -> str | None:
+    """The class of the one product a question names where the fact table answers nothing of it (no value, no
+    stated relation, no unsure reading): set against the other class ("Is TPU v5e cheaper than GPUs?"), it stands
+    for its class. None for two products, or a product of no class."""
+    if len({m.entity for m in mentions}) != 1 or spec is not None and (spec.found or spec.unsure or spec.relation):
+        return None
+    return class_of(vocabulary.entities, mentions[0].entity)
+
+
+def _as_class(text: str, spans: list[tuple[int, int]], standing: str) -> str:
+    """The question with the product's name read as its class's ("H100 дешевле, чем TPU?" -> "GPU дешевле, чем TPU?")."""
+    for start, end in sorted(spans, reverse=True):
+        text = f"{text[:start]}{CLASS_NAMES[standing]}{text[end:]}"
+    return text
+
+
 def _abstain_reason(hits: list[Hit], scores: QueryScores, policy: AnswerPolicy, about_unknown: bool,
                     spec, stated: bool = False) -> AbstainReason | None:
     reason = None if hits and scores.evidence >= policy.answer_min_score else AbstainReason.WEAK_EVIDENCE
@@ -196,7 +214,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     """The answer to one question; ``observe(stage, seconds)`` hears how long retrieval and composition took."""
     started = time.perf_counter()
     index = retriever.index
-    asked, question = question, index.facts.vocabulary.mend_names(question, retriever.words.words)  # "trainum3"
+    # "Трн2 ультрасервер", "а100": names written in Cyrillic letters; "trainum3": a slip in a name
+    asked, question = question, latin_names(question, index.facts.vocabulary, retriever.words.words)
+    question = index.facts.vocabulary.mend_names(question, retriever.words.words)
     question = name_generations(question, index.facts.vocabulary)  # "the second-generation Trainium"
     scores = retriever.score(question, mode)
     text = normalize_for_matching(question)
@@ -247,6 +267,21 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     subjects = (entities + class_spans(text)) if cued_at else known
     # no value in the table, no candidate reading: a passage may still state it (see passage_statement)
     statement = passage_statement(index, hits, query) if spec is not None and spec.missing and not spec.unsure else []
+    # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect;
+    # one product of a class set against the other with nothing of its own to answer stands for its class
+    why = WHY.search(low) is not None
+    standing = _standing_class(vocabulary, mentions, spec) if not unlisted and not statement and not off_topic \
+        else None
+    classes = class_question(text, entities + [(n.start, n.end) for n in unlisted], premise=why,
+                             standing=standing) if query is None or standing else None
+    compared_in = class_statement(retriever, scores, hits, classes) if classes else None
+    if classes and standing:  # the product stands for its class: retrieved as asked of the two ("GPU дешевле, чем TPU?")
+        as_classes = retriever.score(_as_class(text, entities, standing), mode)
+        as_hits = retriever.rank(as_classes, top_k)
+        if found := class_statement(retriever, as_classes, as_hits, classes):
+            scores, hits, compared_in = as_classes, as_hits, found
+    if standing and compared_in:
+        spec = None  # "no price for TPU v5e" is no reason to decline: the classes are compared
     reason = AbstainReason.OFF_TOPIC if off_topic else \
         _abstain_reason(hits, scores, policy, asked_about(text, unknown, subjects), spec, bool(statement))
     role = "evidence" if reason is None else "related"
@@ -255,16 +290,12 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     specs = [e.model_copy(update={"citation_n": cited.get(i) if i is not None else None})
              for e, i in zip(entries, sources, strict=True)]
     answer, spec_answer = None, spec.answer if spec else None
-    # two classes offered as alternatives ("TPU или GPU"): the sentence that says which is better at the asked aspect
-    why = WHY.search(low) is not None
     # a drawback asked ("чем плохо ...", "what's the catch with ..."): the sentence that names it with the next one of
     # its paragraph, which says why it matters
     drawback = not why and DRAWBACK.search(low) is not None
     # a figure asked: in so many words or by a word of rate ("what AllReduce bandwidth do you get"), not a definition
     figure = (FIGURE_ASKED.search(low) is not None or rate_asked(low)) and not DEFINES.search(low)
-    classes = class_question(text, entities + [(n.start, n.end) for n in unlisted], premise=why) \
-        if reason is None and query is None else None
-    compared_in = class_statement(retriever, scores, hits, classes) if classes else None
+    compared_in = compared_in if reason is None else None
     if reason is None:
         parts, quoted = [], []
         chosen = class_sentences(compared_in, retriever, scores, hits, policy, why) or \
@@ -285,7 +316,9 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         # premise: the sentence and its reason answer, and no verdict is read first
         if compared_in and (not why or offered_between(text)):
             (pos, start, end), found = compared_in
-            spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en")
+            product = (vocabulary.entities[mentions[0].entity].display_name(scores.lang or "en"), standing) \
+                if standing else None
+            spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en", product)
     if observe is not None:
         observe("retrieve", retrieved - started)
         observe("compose", time.perf_counter() - retrieved)

@@ -101,12 +101,22 @@ def _aspects_in(low: str) -> list[tuple[int, Aspect]]:
     return sorted(found, key=lambda x: x[0])
 
 
+def _offered(low: str) -> bool:
+    return bool(_ALTERNATIVES.search(low) or (_JOINED.search(low) and not _RANKING.search(low)) or _THAN.search(low))
+
+
 def offers_classes(text: str) -> bool:
     """Whether a question names both classes and offers them as alternatives ("GPU 和 TPU 哪个缓存更大？",
     "TPU or GPU?"), whatever it asks of them: no ranking over instances answers it."""
     low = text.lower()
-    offered = _ALTERNATIVES.search(low) or (_JOINED.search(low) and not _RANKING.search(low)) or _THAN.search(low)
-    return bool(offered) and len({cls for _, cls in class_words(low, [])}) == 2
+    return _offered(low) and len({cls for _, cls in class_words(low, [])}) == 2
+
+
+def class_of(entities: dict, entity: str) -> str | None:
+    """The class of product an entity of the fact table is ("gpu", "tpu"), an instance or system its chips'; None
+    for other accelerators."""
+    e = entities[entity]
+    return e.category or (entities[e.parts.chip].category if e.parts else None)
 
 
 def offered_between(text: str) -> bool:
@@ -130,14 +140,18 @@ def class_spans(text: str) -> list[tuple[int, int]]:
     return sorted(m.span() for pattern in CLASSES.values() for m in pattern.finditer(low))
 
 
-def class_question(text: str, names: list[tuple[int, int]], premise: bool = False) -> ClassQuestion | None:
+def class_question(text: str, names: list[tuple[int, int]], premise: bool = False,
+                   standing: str | None = None) -> ClassQuestion | None:
     """The two classes a question offers as alternatives and the aspects it asks about, or None. ``names``
-    are the spans of the products it names: a question that names one compares products, not classes. With
-    ``premise`` (a question asking why: "почему TPU дешевле и проще объединять, чем GPU?"), naming both is
-    enough: the comparison is what it asks the reason for."""
+    are the spans of the products it names: a question that names one compares products, not classes, unless
+    that product stands for its class ``standing`` (the caller's judgement: one product of a class, set against
+    the other, with nothing of its own to answer). With ``premise`` (a question asking why: "почему TPU дешевле и
+    проще объединять, чем GPU?"), naming both is enough: the comparison is what it asks the reason for."""
     low = text.lower()
-    classes = tuple(dict.fromkeys(cls for _, cls in class_words(low, [])))
-    if names or not (offers_classes(low) or premise and len(classes) == 2):
+    found = sorted(class_words(low, names) + [(names[0][0], standing)]) if standing and names else \
+        class_words(low, [])
+    classes = tuple(dict.fromkeys(cls for _, cls in found))
+    if (names and not standing) or len(classes) != 2 or not (_offered(low) or premise):
         return None
     aspects = tuple(dict.fromkeys(a.name for _, a in _aspects_in(low)))
     if not aspects:
@@ -160,14 +174,20 @@ def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion)
     return found
 
 
-def comparison_answer(statement: ClassStatement, quote: str, lang: str) -> ComparisonAnswer:
+def comparison_answer(statement: ClassStatement, quote: str, lang: str, product: tuple[str, str] | None = None
+                      ) -> ComparisonAnswer:
     """The spec answer a class comparison reads first: the winner, in the question's language, resting on the
-    quoted sentence."""
+    quoted sentence; where a ``product`` (its name, its class) stood for its class, the answer says so first."""
     a, w, lo = statement.aspect, NAMES[statement.winner], NAMES[statement.loser]
     word = a.words.get(lang, a.words["en"])
     text = {"en": f"{w} is {word} than {lo}, as the sentence quoted below states.",
             "ru": f"{w} {word}, чем {lo}: так сказано в приведённой ниже цитате.",
             "zh": f"{w} 比 {lo} {word}（见下方引文）。"}.get(lang, f"{w} is {word} than {lo}.")
+    if product:  # the classes compared, not the product: nothing of its own answers
+        name, cls = product[0], NAMES[product[1]]
+        text = {"en": f"The corpus compares the classes, not {name} itself ({name} is a {cls}): {text}",
+                "ru": f"В корпусе сравниваются классы, а не сам {name} ({name} — это {cls}): {text}",
+                "zh": f"语料比较的是两类芯片，而非 {name} 本身（{name} 属于 {cls}）：{text}"}.get(lang, text)
     higher, lower = (statement.loser, statement.winner) if a.direction == "lower" else (statement.winner,
                                                                                        statement.loser)
     return ComparisonAnswer(kind="comparison", attribute=a.name, entities=(statement.winner, statement.loser), lang=lang, higher=higher,

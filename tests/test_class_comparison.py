@@ -3,7 +3,13 @@ the asked aspect decides, whatever its language; a product's name or the other s
 
 from __future__ import annotations
 
-from kb.class_comparison import class_question, comparison_answer, offered_between, offers_classes, statements
+from kb.class_comparison import class_of, class_question, comparison_answer, offered_between, offers_classes, statements
+from kb.specs.model import Entity, Parts
+
+_ENTITIES = {e.id: e for e in (
+    Entity(id="a100", name="A100", kind="chip", category="gpu"), Entity(id="v5e", name="TPU v5e", kind="chip", category="tpu"),
+    Entity(id="p4d", name="P4d", kind="instance", parts=Parts(chip="a100", count=8)),
+    Entity(id="trainium", name="Trainium", kind="chip"))}
 
 
 def _question(text: str):
@@ -25,6 +31,27 @@ def test_a_question_offering_two_classes_and_an_aspect_is_a_class_comparison():
     assert class_question("what are tpus and gpus?", []) is None
     assert class_question("is the tpu cheaper or not?", []) is None
     assert class_question("tpu v5p or a gpu, which is cheaper?", [(0, 8)]) is None
+
+
+def test_a_product_standing_for_its_class_set_against_the_other_is_a_class_comparison():
+    # "TPU v5e" (the span 3..10) stands for the TPUs where the caller says so; its "TPU" is no class word of its own
+    found = class_question("Is TPU v5e cheaper than GPUs?", [(3, 10)], standing="tpu")
+    assert found is not None and found.classes == ("tpu", "gpu") and found.aspects == ("cost",)
+    assert class_question("H100 дешевле, чем TPU?", [(0, 4)], standing="gpu").classes == ("gpu", "tpu")
+    # not standing for it, against its own class, or with nothing offered: no class comparison
+    assert class_question("Is TPU v5e cheaper than GPUs?", [(3, 10)]) is None
+    assert class_question("Is TPU v5e cheaper than other TPUs?", [(3, 10)], standing="tpu") is None
+    assert class_question("TPU v5e GPU cheaper", [(0, 7)], standing="tpu") is None
+
+
+def test_a_product_standing_for_its_class_is_named_in_the_answer():
+    question = class_question("Is TPU v5e cheaper than GPUs?", [(3, 10)], standing="tpu")
+    (one,) = statements("tpus are dramatically cheaper than gpus", [], question)
+    text = comparison_answer(one, "TPUs are dramatically cheaper than GPUs", "en", ("Google TPU v5e", "tpu")).text
+    assert text.startswith("The corpus compares the classes, not Google TPU v5e itself") and \
+        "TPU is cheaper than GPU" in text
+    assert class_of(_ENTITIES, "p4d") == "gpu" and class_of(_ENTITIES, "v5e") == "tpu" and \
+        class_of(_ENTITIES, "trainium") is None
 
 
 def test_asked_why_one_class_is_better_naming_both_is_enough():

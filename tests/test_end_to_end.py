@@ -305,6 +305,22 @@ def test_a_comparison_of_classes_quotes_the_passage_that_compares_them(client):
     assert body["answer"]["source_lang"] in ("en", "ru", "zh")
 
 
+@pytest.mark.parametrize("question, winner", [
+    ("Is TPU v5e cheaper than GPUs?", "TPU is cheaper than GPU"), ("H100 дешевле, чем TPU?", "TPU дешевле, чем GPU"),
+    ("TPU v5p 比 GPU 更便宜吗？", "TPU 比 GPU 更便宜")])
+def test_a_product_with_no_figure_set_against_the_other_class_is_answered_by_the_class_comparison(client, question,
+                                                                                               winner):
+    # no price for the product itself (it was declined no_fact); the corpus compares its class with the other
+    body = client.post("/v1/ask", json={"question": question}).json()
+    summary = body["spec_answer"]
+    assert body["answerable"] and summary["kind"] == "comparison" and winner in summary["text"], body
+    assert body["answer"]["text"].startswith(summary["relation"])
+    # a product of no class (Trainium), or set against its own class, is still its own lookup: declined
+    for other in ("Is Trainium cheaper than GPUs?", "Is TPU v5e cheaper than other TPUs?"):
+        asked = client.post("/v1/ask", json={"question": other}).json()
+        assert asked["abstain_reason"] == "no_fact", asked
+
+
 @pytest.mark.parametrize("question, offered", [
     ("为啥大家都说 TPU 比 GPU 更划算？是因为省电还是别的原因", "TPU 还是 GPU 更划算？"),
     ("Почему TPU дешевле, чем GPU, — или это не так?", "Что дешевле: TPU или GPU?")])

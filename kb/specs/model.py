@@ -39,6 +39,9 @@ class Entity(Frozen):
     # the series a chip belongs to ("MI300X" of "MI300 series"): what the corpus says of the series as a whole
     # (its XCD, per-part figures) answers for the member where the member has no figure of its own
     family: str | None = None
+    # the class of product users set it against ("Is TPU v5e cheaper than GPUs?"): what the corpus says of the
+    # classes answers for a product that has no figure of its own; an instance or system is of its chips' class
+    category: Literal["gpu", "tpu"] | None = None
 
     def display_name(self, lang: str) -> str:
         return self.names.get(lang, self.name)
