@@ -160,7 +160,7 @@ def _makers(vocabulary) -> frozenset[str]:
 
 # What holds chips that no instance of the table is: a supercomputer, a cluster, a server, a board
 _HOLDER = re.compile(r"\b(?:supercomputers?|clusters?|servers?|boards?|systems?|machines?)\b|"
-                     r"(?<![а-яё])(?:суперкомпьютер|кластер|сервер|плат|систем|машин)\w*|超算|超级计算机|集群|服务器|主板|系统")
+                     r"(?<![а-яё])(?:суперкомп|кластер|сервер|плат|систем|машин)\w*|超算|超级计算机|集群|服务器|主板|系统")
 
 
 def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset[str], text: str = "") -> bool:

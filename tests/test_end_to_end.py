@@ -321,6 +321,14 @@ def test_a_product_with_no_figure_set_against_the_other_class_is_answered_by_the
         assert asked["abstain_reason"] == "no_fact", asked
 
 
+def test_a_machine_with_an_unlisted_model_number_before_a_listed_alias_is_not_the_listed_machine(client):
+    # "UltraServer" alone is the Trn2 UltraServer's alias; the Trn3 UltraServer is in no table: its 64 is no answer
+    body = client.post("/v1/ask", json={"question": "How many Trainium3 chips are in a Trn3 UltraServer?"}).json()
+    assert not body["answerable"] and "64" not in str(body["spec_answer"]), body
+    listed = client.post("/v1/ask", json={"question": "How many Trainium2 chips are in a Trn2 UltraServer?"}).json()
+    assert listed["answerable"] and "64" in listed["spec_answer"]["text"]
+
+
 @pytest.mark.parametrize("question, offered", [
     ("为啥大家都说 TPU 比 GPU 更划算？是因为省电还是别的原因", "TPU 还是 GPU 更划算？"),
     ("Почему TPU дешевле, чем GPU, — или это не так?", "Что дешевле: TPU или GPU?")])

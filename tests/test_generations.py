@@ -154,6 +154,11 @@ def test_the_domain_threshold_is_the_classifiers_own_boundary_where_dev_cannot_t
     ("H100 PCIe memory bandwidth", None), ("How much memory does the H100 SXM5 have?", None),  # its own variants
     ("H100 GPU memory?", None), ("How many H100 instances are there?", None),  # ordinary words, no form
     ("How much memory does the TPU v5e have?", None),  # a product with no variants in the table
+    # an unlisted model number right before a machine's alias names another machine; a precision or a listed name
+    # there does not ("FP8 UltraServer"; "Trn2 UltraServer" is one alias)
+    ("How many Trainium3 chips are in a Trn3 UltraServer?", "Trn3 UltraServer"),
+    ("Сколько чипов в trn3 ultraserver?", "trn3 ultraserver"), ("What is the FP8 UltraServer throughput?", None),
+    ("How many chips does a Trn2 UltraServer hold?", None),
 ])
 def test_a_word_of_form_the_table_has_no_variant_of_names_another_product(vocabulary, question, variant):
     found = [question[s:e] for m in vocabulary.mentions(question)

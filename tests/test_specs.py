@@ -1145,6 +1145,8 @@ def test_a_premise_a_total_of_chips_and_a_names_own_word_are_no_further_asks(tab
     ("How many Gaudi processors does a DL1 have?", "en", "chip_count"),
     # "стоит в суперкомпьютере" stands in a machine: no price ("стоит час работы на сервере" is one)
     ("Сколько гауди стоит в суперкомпьютере Voyager в SDSC?", "ru", None),
+    ("Сколько гауди стоит в суперкомпе Voyager?", "ru", None),  # "суперкомп", as people shorten it
+    ("Сколько ускорителей Gaudi стоит в экспериментальном суперкомпе Voyager?", "ru", "chip_count"),
     ("Сколько стоит час работы на сервере с H100?", "ru", "price_per_hour"),
     ("DL1 有多少个 Gaudi 处理器？", "zh", "chip_count"),
     ("How many stream processors does the MI250 have?", "en", "stream_processors"),

@@ -95,7 +95,7 @@ _SHARE = re.compile(r"\b(?:relative to|as an? (?:share|percentage|fraction) of|(
 _SHARE_OF = re.compile(r"\b(?:percent(?:age)?|fraction|share|proportion) of\b|(?<![а-яё])(?:процент\w*|дол[яеиюй]) от"
                        r"(?![а-яё])|的?(?:百分之几|百分比|比例|占比|几成)")
 
-_STANDS = re.compile(r"(?<![а-яё])сто(?:ит|ят|ял\w*)\s+(?:в|на)\s+(?:\S+\s+)?(?:суперкомпьютер|кластер|сервер|узл|нод|"
+_STANDS = re.compile(r"(?<![а-яё])сто(?:ит|ят|ял\w*)\s+(?:в|на)\s+(?:\S+\s+)?(?:суперкомп|кластер|сервер|узл|нод|"
                      r"систем|стойк|машин|плат)\w*")
 
 
@@ -117,7 +117,7 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         unit = vocabulary.attributes[a].unit
         return UNITS[unit].dimension if unit in UNITS else None
 
-    # "стоит в суперкомпьютере" stands in a machine: how many are installed, no price
+    # "стоит в суперкомпьютере" ("в суперкомпе") stands in a machine: how many are installed, no price
     standing = [m.span() for m in _STANDS.finditer(low)]
     cues = [(n, a) for n, a in cues if not (standing and spans.get(a) and all(
         any(s <= x < e for s, e in standing) for x, _ in spans[a]))]

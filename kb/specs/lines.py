@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from kb.language import HAN, word_frequency
 from kb.specs.clauses import SUBJECT_KINDS
+from kb.specs.units import DTYPE
 from kb.specs.vocabulary import Mention, Vocabulary
 
 _GENERATION = r"generations?|gens?|series|family|поколени\w*|сери\w*|семейств\w*|代|系列"
@@ -285,9 +286,28 @@ def _form_words(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(w for w in words if w and word_frequency(w) < _COMMON)
 
 
+# a model number right before a machine's name ("Trn3 UltraServer"): letters, then a digit
+_MODEL_BEFORE = re.compile(r"(?<![\w.-])([A-Za-z]+\d[A-Za-z0-9]*)\s+$")
+
+
+def _another_machine(vocabulary: Vocabulary, text: str, mention: Mention) -> tuple[int, int] | None:
+    """The span of a machine's alias with a model number before it that the table lists nowhere ("Trn3
+    UltraServer", "GB400 NVL72"): another machine of the same kind, not the listed one ("UltraServer" is the Trn2
+    UltraServer's alias). A precision ("FP8 UltraServer") or a name the table lists is no such number."""
+    if vocabulary.entities[mention.entity].kind not in ("instance", "system"):
+        return None
+    m = _MODEL_BEFORE.search(text[:mention.start])
+    if m is None or DTYPE.fullmatch(m.group(1)) or vocabulary.mentions(m.group(1)):
+        return None
+    return m.start(1), mention.end
+
+
 def unlisted_variant(vocabulary: Vocabulary, text: str, mention: Mention) -> tuple[int, int] | None:
     """The span of a listed product's name with a word of form after it that names none of its variants ("H100
-    NVL", "h100 nvl"), or None."""
+    NVL", "h100 nvl"), or of a machine's alias with an unlisted model number before it ("Trn3 UltraServer"), or
+    None."""
+    if before := _another_machine(vocabulary, text, mention):
+        return before
     own = vocabulary.variants.get(mention.text.lower().split()[-1]) if mention.text.strip() else None
     m = _FORM_WORD.match(text, mention.end) if own else None
     if m is None or not m.group(0)[:1].isspace():
