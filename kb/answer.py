@@ -32,7 +32,15 @@ import numpy as np
 
 from kb.asks import DEFINES, DRAWBACK, FIGURE_ASKED, WHEN, WHY
 from kb.class_comparison import NAMES as CLASS_NAMES
-from kb.class_comparison import class_of, class_question, class_spans, comparison_answer, offered_between, statements
+from kb.class_comparison import (
+    as_plain,
+    class_of,
+    class_question,
+    class_spans,
+    comparison_answer,
+    offered_between,
+    statements,
+)
 from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.models import Hit
@@ -275,8 +283,11 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     classes = class_question(text, entities + [(n.start, n.end) for n in unlisted], premise=why,
                              standing=standing) if query is None or standing else None
     compared_in = class_statement(retriever, scores, hits, classes) if classes else None
-    if classes and standing:  # the product stands for its class: retrieved as asked of the two ("GPU дешевле, чем TPU?")
-        as_classes = retriever.score(_as_class(text, entities, standing), mode)
+    # none in the passages: retrieved again as the classes are compared in the corpus, a product standing for its
+    # class named as the class ("H100 дешевле, чем TPU?" as "GPU дешевле, чем TPU?"), "дороже" as "дешевле"
+    retold = as_plain(_as_class(low, entities, standing) if standing else low, scores.lang) if classes else low
+    if classes and not compared_in and retold != low:
+        as_classes = retriever.score(retold, mode)
         as_hits = retriever.rank(as_classes, top_k)
         if found := class_statement(retriever, as_classes, as_hits, classes):
             scores, hits, compared_in = as_classes, as_hits, found
@@ -318,7 +329,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
             (pos, start, end), found = compared_in
             product = (vocabulary.entities[mentions[0].entity].display_name(scores.lang or "en"), standing) \
                 if standing else None
-            spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en", product)
+            spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en", product,
+                                            classes.inverted)
     if observe is not None:
         observe("retrieve", retrieved - started)
         observe("compose", time.perf_counter() - retrieved)

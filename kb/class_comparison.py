@@ -42,19 +42,29 @@ class Aspect:
     direction: str  # "lower": the winner has less of it (cost); "higher": more (speed, ...)
     pattern: re.Pattern
     words: dict[str, str]  # the comparative in each language, for the answer's text
+    # the opposite comparative ("more expensive", "дороже", "更贵"): the class it names is the loser
+    inverse: re.Pattern | None = None
+    inverse_words: dict[str, str] | None = None
 
 
-def _aspect(name: str, direction: str, pattern: str, en: str, ru: str, zh: str) -> Aspect:
-    return Aspect(name, direction, re.compile(pattern), {"en": en, "ru": ru, "zh": zh})
+def _aspect(name: str, direction: str, pattern: str, en: str, ru: str, zh: str,
+            inverse: tuple[str, str, str, str] | None = None) -> Aspect:
+    return Aspect(name, direction, re.compile(pattern), {"en": en, "ru": ru, "zh": zh},
+                  re.compile(inverse[0]) if inverse else None,
+                  dict(zip(("en", "ru", "zh"), inverse[1:], strict=True)) if inverse else None)
 
 
 # Comparatives in all three languages, by what they compare; a question and a sentence match when they share one.
 ASPECTS = (
     _aspect("cost", "lower", r"cheaper|less expensive|lower (?:total )?costs?|costs? less|more (?:cost-effective|"
             r"affordable)|дешевл|дешёвл|низк\w* (?:общ\w* )?(?:затрат|стоимост|цен)|экономичне|便宜|成本更?低|"
-            r"更低的?成本|省钱|更划算|更实惠", "cheaper", "дешевле", "更便宜"),
-    _aspect("speed", "higher", r"faster|quicker|быстрее|更快|快于", "faster", "быстрее", "更快"),
-    _aspect("simplicity", "higher", r"simpler|easier|проще|легче|更简单|更容易|更易", "simpler", "проще", "更简单"),
+            r"更低的?成本|省钱|更划算|更实惠", "cheaper", "дешевле", "更便宜",
+            (r"more expensive|costlier|costs? more|higher (?:total )?costs?|дороже|более высок\w* (?:\w+ ){0,3}затрат|"
+             r"更贵|成本更高|更高的?成本", "more expensive", "дороже", "更贵")),
+    _aspect("speed", "higher", r"faster|quicker|быстрее|更快|快于", "faster", "быстрее", "更快",
+            (r"slower|медленнее|更慢|慢于", "slower", "медленнее", "更慢")),
+    _aspect("simplicity", "higher", r"simpler|easier|проще|легче|更简单|更容易|更易", "simpler", "проще", "更简单",
+            (r"harder|more (?:complex|complicated|difficult)|сложнее|труднее|更复杂|更难", "harder", "сложнее", "更难")),
     _aspect("flexibility", "higher", r"more flexible|flexibility|гибче|более гибк|гибкост|更灵活|灵活性",
             "more flexible", "гибче", "更灵活"),
     _aspect("efficiency", "higher", r"more (?:energy[- ])?efficient|per watt|эффективне|на ватт|энергоэффектив\w*|"
@@ -75,6 +85,7 @@ _NEAR = 80  # characters between the winning class and its comparative word
 class ClassQuestion:
     classes: tuple[str, str]
     aspects: tuple[str, ...]  # asked, in the question's order
+    inverted: bool = False  # asked by the opposite comparative ("Which is more expensive, TPU or GPU?")
 
 
 @dataclass(frozen=True)
@@ -91,13 +102,15 @@ def class_words(low: str, names: list[tuple[int, int]]) -> list[tuple[int, str]]
     return sorted(found)
 
 
-def _aspects_in(low: str) -> list[tuple[int, Aspect]]:
+def _aspects_in(low: str) -> list[tuple[int, Aspect, bool]]:
+    """Each comparative of the text: where it stands, its aspect, and whether it is the opposite one ("дороже")."""
     found, taken = [], []
     for aspect in ASPECTS:  # a more telling aspect first: "лучше масштабируется" is scale, not better
-        for m in aspect.pattern.finditer(low):
-            if not any(s < m.end() and m.start() < e for s, e in taken) and not _NEGATED.search(low[:m.start()]):
-                found.append((m.start(), aspect))
-                taken.append(m.span())
+        for pattern, inverted in ((aspect.pattern, False), (aspect.inverse, True)):
+            for m in pattern.finditer(low) if pattern else ():
+                if not any(s < m.end() and m.start() < e for s, e in taken) and not _NEGATED.search(low[:m.start()]):
+                    found.append((m.start(), aspect, inverted))
+                    taken.append(m.span())
     return sorted(found, key=lambda x: x[0])
 
 
@@ -132,6 +145,15 @@ def offered_between(text: str) -> bool:
     return bool(_ALTERNATIVES.search(between) or re.search(r"[跟和与]", between) and re.search(r"谁|哪(?!里|儿)", low))
 
 
+def as_plain(text: str, lang: str | None) -> str:
+    """The question with each opposite comparative as the plain one of its aspect ("Что дороже" -> "Что дешевле"):
+    the corpus states most comparisons of classes the plain way, and a passage is retrieved by the words it uses."""
+    for aspect in ASPECTS:
+        if aspect.inverse is not None:
+            text = aspect.inverse.sub(aspect.words.get(lang or "en", aspect.words["en"]), text)
+    return text
+
+
 def class_spans(text: str) -> list[tuple[int, int]]:
     """Where a question names the two classes it offers as alternatives, or nothing when it offers none."""
     low = text.lower()
@@ -153,10 +175,11 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
     classes = tuple(dict.fromkeys(cls for _, cls in found))
     if (names and not standing) or len(classes) != 2 or not (_offered(low) or premise):
         return None
-    aspects = tuple(dict.fromkeys(a.name for _, a in _aspects_in(low)))
-    if not aspects:
+    asked = _aspects_in(low)
+    if not asked:
         return None
-    return ClassQuestion(classes, aspects)  # type: ignore[arg-type]
+    return ClassQuestion(classes, tuple(dict.fromkeys(a.name for _, a, _ in asked)),  # type: ignore[arg-type]
+                         inverted=asked[0][2])
 
 
 def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion) -> list[ClassStatement]:
@@ -165,21 +188,25 @@ def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion)
     low = text.lower()
     classes = [(at, cls) for at, cls in class_words(low, names) if cls in question.classes and not compared(low, at)]
     found = []
-    for at, aspect in _aspects_in(low):
+    for at, aspect, inverted in _aspects_in(low):
         before = [cls for start, cls in classes if start < at and at - start <= _NEAR]
         if aspect.name in question.aspects and before:
-            winner = before[-1]
-            loser = next(c for c in question.classes if c != winner)
-            found.append(ClassStatement(aspect, winner, loser))
+            named, other = before[-1], next(c for c in question.classes if c != before[-1])
+            # "GPU ... дороже": the class named with the opposite comparative loses
+            found.append(ClassStatement(aspect, other, named) if inverted else ClassStatement(aspect, named, other))
     return found
 
 
-def comparison_answer(statement: ClassStatement, quote: str, lang: str, product: tuple[str, str] | None = None
-                      ) -> ComparisonAnswer:
+def comparison_answer(statement: ClassStatement, quote: str, lang: str, product: tuple[str, str] | None = None,
+                      inverted: bool = False) -> ComparisonAnswer:
     """The spec answer a class comparison reads first: the winner, in the question's language, resting on the
-    quoted sentence; where a ``product`` (its name, its class) stood for its class, the answer says so first."""
+    quoted sentence; asked by the opposite comparative (``inverted``: "Which is more expensive?"), the loser first
+    in those words ("GPU is more expensive than TPU"). Where a ``product`` (its name, its class) stood for its
+    class, the answer says so first."""
     a, w, lo = statement.aspect, NAMES[statement.winner], NAMES[statement.loser]
     word = a.words.get(lang, a.words["en"])
+    if inverted and a.inverse_words:
+        w, lo, word = lo, w, a.inverse_words.get(lang, a.inverse_words["en"])
     text = {"en": f"{w} is {word} than {lo}, as the sentence quoted below states.",
             "ru": f"{w} {word}, чем {lo}: так сказано в приведённой ниже цитате.",
             "zh": f"{w} 比 {lo} {word}（见下方引文）。"}.get(lang, f"{w} is {word} than {lo}.")

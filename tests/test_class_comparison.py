@@ -107,3 +107,21 @@ def test_the_answer_names_the_winner_first_in_the_questions_language():
     assert ru.relation == quote and not ru.comparable
     assert comparison_answer(found, quote, "zh").text.startswith("TPU 比 GPU 更便宜")
     assert comparison_answer(found, quote, "en").text.startswith("TPU is cheaper than GPU")
+
+
+def test_the_opposite_comparative_names_the_loser_in_the_sentence_and_in_the_answer():
+    # asked "more expensive", "дороже", "更贵": the same aspect as "cheaper", answered in the words asked
+    for text in ("Which is more expensive, TPU or GPU?", "Что дороже: TPU или GPU?", "TPU 和 GPU 哪个更贵？"):
+        found = _question(text)
+        assert found.aspects == ("cost",) and found.inverted, text
+    asked = _question("Что дороже: TPU или GPU?")
+    (one,) = statements("tpus are dramatically cheaper and simpler to wire together", [], asked)
+    text = comparison_answer(one, "TPUs are dramatically cheaper", "ru", inverted=asked.inverted).text
+    assert text.startswith("GPU дороже, чем TPU") and (one.winner, one.loser) == ("tpu", "gpu")
+    # a sentence stating the opposite of the class named before it: the other class wins, for either question
+    for question in ("Что дороже: TPU или GPU?", "Что дешевле: TPU или GPU?"):
+        (stated,) = statements("gpu обычно имеют более высокое потребление энергии и затраты, чем tpu", [],
+                               _question(question))
+        assert (stated.winner, stated.loser) == ("tpu", "gpu"), question
+    assert not statements("gpus are not more expensive than tpus", [], asked)  # negated: nothing stated
+    assert not _question("Which is cheaper, TPU or GPU?").inverted

@@ -303,6 +303,9 @@ def test_a_comparison_of_classes_quotes_the_passage_that_compares_them(client):
     # the sentence it rests on is quoted first, character for character
     assert body["answer"]["text"].startswith(summary["relation"])
     assert body["answer"]["source_lang"] in ("en", "ru", "zh")
+    # asked which is more expensive, the same comparison answers in the words asked: the loser first
+    dearer = client.post("/v1/ask", json={"question": "Что дороже для обучения: TPU или GPU?"}).json()["spec_answer"]
+    assert dearer["text"].startswith("GPU дороже, чем TPU") and (dearer["lower"], dearer["higher"]) == ("tpu", "gpu")
 
 
 @pytest.mark.parametrize("question, winner", [
