@@ -188,10 +188,11 @@ def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset
 
 
 def _standing_class(vocabulary, mentions, spec) -> str | None:
-    """The class of the one product a question names where the fact table answers nothing of it (no value, no
-    stated relation, no unsure reading): set against the other class ("Is TPU v5e cheaper than GPUs?"), it stands
-    for its class. None for two products, or a product of no class."""
-    if len({m.entity for m in mentions}) != 1 or spec is not None and (spec.found or spec.unsure or spec.relation):
+    """The class of the one product a question names where the fact table holds nothing of the attribute asked
+    (no value, no stated relation, no unsure reading): set against the other class ("Is TPU v5e cheaper than
+    GPUs?"), it stands for its class. None for two products, a product of no class, or no attribute asked ("Is
+    TPU v5p faster than GPUs?": the passages about the product itself answer)."""
+    if len({m.entity for m in mentions}) != 1 or spec is None or not spec.missing or spec.unsure or spec.relation:
         return None
     return class_of(vocabulary.entities, mentions[0].entity)
 
@@ -327,8 +328,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
         # premise: the sentence and its reason answer, and no verdict is read first
         if compared_in and (not why or offered_between(text)):
             (pos, start, end), found = compared_in
-            product = (vocabulary.entities[mentions[0].entity].display_name(scores.lang or "en"), standing) \
-                if standing else None
+            one = vocabulary.entities[mentions[0].entity] if standing else None
+            product = (one.display_name(scores.lang or "en"), standing, one.kind != "chip") if one else None
             spec_answer = comparison_answer(found, hits[pos].chunk.span_text(start, end), scores.lang or "en", product,
                                             classes.inverted)
     if observe is not None:

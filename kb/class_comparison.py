@@ -71,7 +71,7 @@ ASPECTS = (
             r"能效|更高效|效率更高|省电|节能|功耗更低", "more efficient", "эффективнее", "更高效"),
     _aspect("scale", "higher", r"scales? (?:to|better)|larger topolog|more scalable|лучше масштаб|"
             r"масштабиру\w* лучше|扩展性更|更易扩展", "more scalable", "лучше масштабируется", "更易扩展"),
-    _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|лучше|лучш\w+|"
+    _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|(?<![а-яё])лучш\w+|"
             r"превосход\w*|обгоня\w*|выигрыва\w*|преимуществ\w*|更好|优势|更强|胜过|优于|占优", "better", "лучше", "更好"),
 )
 # a negation right before the comparative, or one word before it ("not always cheaper", "не всегда дешевле"); in
@@ -86,6 +86,7 @@ class ClassQuestion:
     classes: tuple[str, str]
     aspects: tuple[str, ...]  # asked, in the question's order
     inverted: bool = False  # asked by the opposite comparative ("Which is more expensive, TPU or GPU?")
+    standing: str | None = None  # the class a product named stands for: a sentence must then name both classes
 
 
 @dataclass(frozen=True)
@@ -170,8 +171,10 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
     the other, with nothing of its own to answer). With ``premise`` (a question asking why: "почему TPU дешевле и
     проще объединять, чем GPU?"), naming both is enough: the comparison is what it asks the reason for."""
     low = text.lower()
-    found = sorted(class_words(low, names) + [(names[0][0], standing)]) if standing and names else \
-        class_words(low, [])
+    named = class_words(low, names)
+    if standing and (not names or any(cls == standing for _, cls in named)):
+        return None  # "other GPUs and TPUs": the product's own class is asked of too
+    found = sorted(named + [(names[0][0], standing)]) if standing else class_words(low, [])
     classes = tuple(dict.fromkeys(cls for _, cls in found))
     if (names and not standing) or len(classes) != 2 or not (_offered(low) or premise):
         return None
@@ -179,14 +182,17 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
     if not asked:
         return None
     return ClassQuestion(classes, tuple(dict.fromkeys(a.name for _, a, _ in asked)),  # type: ignore[arg-type]
-                         inverted=asked[0][2])
+                         inverted=asked[0][2], standing=standing)
 
 
 def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion) -> list[ClassStatement]:
     """What a sentence states of the asked classes on the asked aspects: each asked comparative with the
     class named nearest before it, not as the other side ("than GPUs") nor inside a product's name."""
     low = text.lower()
-    classes = [(at, cls) for at, cls in class_words(low, names) if cls in question.classes and not compared(low, at)]
+    named = class_words(low, names)
+    if question.standing and len({cls for _, cls in named} & set(question.classes)) < 2:
+        return []  # a product stands for its class only where the sentence sets the two classes side by side
+    classes = [(at, cls) for at, cls in named if cls in question.classes and not compared(low, at)]
     found = []
     for at, aspect, inverted in _aspects_in(low):
         before = [cls for start, cls in classes if start < at and at - start <= _NEAR]
@@ -197,12 +203,12 @@ def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion)
     return found
 
 
-def comparison_answer(statement: ClassStatement, quote: str, lang: str, product: tuple[str, str] | None = None,
+def comparison_answer(statement: ClassStatement, quote: str, lang: str, product: tuple | None = None,
                       inverted: bool = False) -> ComparisonAnswer:
     """The spec answer a class comparison reads first: the winner, in the question's language, resting on the
     quoted sentence; asked by the opposite comparative (``inverted``: "Which is more expensive?"), the loser first
-    in those words ("GPU is more expensive than TPU"). Where a ``product`` (its name, its class) stood for its
-    class, the answer says so first."""
+    in those words ("GPU is more expensive than TPU"). Where a ``product`` (its name, its class, and whether it is
+    a machine built of such chips) stood for its class, the answer says so first."""
     a, w, lo = statement.aspect, NAMES[statement.winner], NAMES[statement.loser]
     word = a.words.get(lang, a.words["en"])
     if inverted and a.inverse_words:
@@ -211,10 +217,12 @@ def comparison_answer(statement: ClassStatement, quote: str, lang: str, product:
             "ru": f"{w} {word}, чем {lo}: так сказано в приведённой ниже цитате.",
             "zh": f"{w} 比 {lo} {word}（见下方引文）。"}.get(lang, f"{w} is {word} than {lo}.")
     if product:  # the classes compared, not the product: nothing of its own answers
-        name, cls = product[0], NAMES[product[1]]
-        text = {"en": f"The corpus compares the classes, not {name} itself ({name} is a {cls}): {text}",
-                "ru": f"В корпусе сравниваются классы, а не сам {name} ({name} — это {cls}): {text}",
-                "zh": f"语料比较的是两类芯片，而非 {name} 本身（{name} 属于 {cls}）：{text}"}.get(lang, text)
+        name, cls, built = product[0], NAMES[product[1]], product[2] if len(product) > 2 else False
+        of = {"en": f"{name} is built of {cls}s", "ru": f"{name} построен на {cls}", "zh": f"{name} 由 {cls} 构成"} \
+            if built else {"en": f"{name} is a {cls}", "ru": f"{name} — это {cls}", "zh": f"{name} 属于 {cls}"}
+        text = {"en": f"The corpus compares the classes, not {name} itself ({of['en']}): {text}",
+                "ru": f"В корпусе сравниваются классы, а не сам {name} ({of['ru']}): {text}",
+                "zh": f"语料比较的是两类芯片，而非 {name} 本身（{of['zh']}）：{text}"}.get(lang, text)
     higher, lower = (statement.loser, statement.winner) if a.direction == "lower" else (statement.winner,
                                                                                        statement.loser)
     return ComparisonAnswer(kind="comparison", attribute=a.name, entities=(statement.winner, statement.loser), lang=lang, higher=higher,

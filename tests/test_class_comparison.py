@@ -42,6 +42,8 @@ def test_a_product_standing_for_its_class_set_against_the_other_is_a_class_compa
     assert class_question("Is TPU v5e cheaper than GPUs?", [(3, 10)]) is None
     assert class_question("Is TPU v5e cheaper than other TPUs?", [(3, 10)], standing="tpu") is None
     assert class_question("TPU v5e GPU cheaper", [(0, 7)], standing="tpu") is None
+    # the product's own class asked of too ("other GPUs and TPUs"): no class stands for it
+    assert class_question("Is the H100 cheaper than other GPUs and TPUs?", [(7, 11)], standing="gpu") is None
 
 
 def test_a_product_standing_for_its_class_is_named_in_the_answer():
@@ -52,6 +54,14 @@ def test_a_product_standing_for_its_class_is_named_in_the_answer():
         "TPU is cheaper than GPU" in text
     assert class_of(_ENTITIES, "p4d") == "gpu" and class_of(_ENTITIES, "v5e") == "tpu" and \
         class_of(_ENTITIES, "trainium") is None
+    built = comparison_answer(one, "TPUs are dramatically cheaper than GPUs", "en", ("AWS EC2 P4d", "gpu", True)).text
+    assert "(AWS EC2 P4d is built of GPUs)" in built
+    # standing for its class, only a sentence setting the two classes side by side answers: "Each GPU requires a
+    # switch ..., making on chip interconnect like ICI cheaper" names no TPU
+    assert statements("tpus are dramatically cheaper than gpus", [], question)
+    assert not statements("tpus are dramatically cheaper and simpler to wire together", [], question)
+    assert statements("tpus are dramatically cheaper and simpler to wire together", [],
+                      class_question("Which is cheaper, TPU or GPU?", []))
 
 
 def test_asked_why_one_class_is_better_naming_both_is_enough():
@@ -125,3 +135,5 @@ def test_the_opposite_comparative_names_the_loser_in_the_sentence_and_in_the_ans
         assert (stated.winner, stated.loser) == ("tpu", "gpu"), question
     assert not statements("gpus are not more expensive than tpus", [], asked)  # negated: nothing stated
     assert not _question("Which is cheaper, TPU or GPU?").inverted
+    # "улучшают" (are improving) is no "лучше" (better)
+    assert not statements("gpu улучшают свою эффективность, чем tpu", [], _question("Что лучше: TPU или GPU?"))

@@ -319,9 +319,13 @@ def test_a_product_with_no_figure_set_against_the_other_class_is_answered_by_the
     assert body["answerable"] and summary["kind"] == "comparison" and winner in summary["text"], body
     assert body["answer"]["text"].startswith(summary["relation"])
     # a product of no class (Trainium), or set against its own class, is still its own lookup: declined
-    for other in ("Is Trainium cheaper than GPUs?", "Is TPU v5e cheaper than other TPUs?"):
+    for other in ("Is Trainium cheaper than GPUs?", "Is TPU v5e cheaper than other TPUs?",
+                  "Is the H100 cheaper than other GPUs and TPUs?"):
         asked = client.post("/v1/ask", json={"question": other}).json()
         assert asked["abstain_reason"] == "no_fact", asked
+    # no attribute asked: the passages about the product itself answer ("TPU v4 и v5p ... обгоняют GPU")
+    own = client.post("/v1/ask", json={"question": "Is TPU v5p faster than GPUs?"}).json()
+    assert own["spec_answer"] is None and "v5p" in own["answer"]["text"], own
 
 
 def test_a_machine_with_an_unlisted_model_number_before_a_listed_alias_is_not_the_listed_machine(client):

@@ -1163,6 +1163,13 @@ def test_words_of_speed_share_and_links_name_the_attribute(table, question, lang
     assert (query.attribute if query else None) == attribute
 
 
+def test_a_clause_cued_by_its_unit_alone_asks_an_attribute_of_its_own(table):
+    # "in mm²" names the one attribute measured in area: the die's, asked beside the transistor count
+    query, spec = lookup(table, "How big is the A100 die in mm²? Also how many transistors does it have?", "en")
+    assert (query.attribute, *spec.answer.also) == ("die_area", "transistor_count")
+    assert spec.answer.text.index("826 mm²") < spec.answer.text.index("54.2 billion")
+
+
 @pytest.mark.parametrize(("question", "lang"), [
     ("Trainium2: how much HBM per chip and what is its bandwidth?", "en"),
     ("трейниум2: сколько HBM на чип и какая у неё пропускная способность?", "ru"),

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from kb.language import HAN, word_frequency
 from kb.specs.clauses import SUBJECT_KINDS
+from kb.specs.transliteration import name_words
 from kb.specs.units import DTYPE
 from kb.specs.vocabulary import Mention, Vocabulary
 
@@ -286,18 +287,20 @@ def _form_words(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(w for w in words if w and word_frequency(w) < _COMMON)
 
 
-# a model number right before a machine's name ("Trn3 UltraServer"): letters, then a digit
-_MODEL_BEFORE = re.compile(r"(?<![\w.-])([A-Za-z]+\d[A-Za-z0-9]*)\s+$")
+# a model number right before a machine's name ("Trn3 UltraServer", "Трн3 UltraServer"): letters, then a digit
+_MODEL_BEFORE = re.compile(r"(?<![\w.-])([A-Za-zА-Яа-яЁё]+\d[A-Za-zА-Яа-яЁё0-9]*)\s+$")
 
 
 def _another_machine(vocabulary: Vocabulary, text: str, mention: Mention) -> tuple[int, int] | None:
     """The span of a machine's alias with a model number before it that the table lists nowhere ("Trn3
     UltraServer", "GB400 NVL72"): another machine of the same kind, not the listed one ("UltraServer" is the Trn2
-    UltraServer's alias). A precision ("FP8 UltraServer") or a name the table lists is no such number."""
+    UltraServer's alias). A precision ("FP8 UltraServer"), a name the table lists or a word of one ("EC2
+    UltraServer", "trn2u UltraServer") is no such number."""
     if vocabulary.entities[mention.entity].kind not in ("instance", "system"):
         return None
     m = _MODEL_BEFORE.search(text[:mention.start])
-    if m is None or DTYPE.fullmatch(m.group(1)) or vocabulary.mentions(m.group(1)):
+    if m is None or DTYPE.fullmatch(m.group(1)) or vocabulary.mentions(m.group(1)) or \
+            m.group(1).lower() in name_words(vocabulary):
         return None
     return m.start(1), mention.end
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from kb.specs.asked_attribute import CLAUSE_BREAK
+from kb.specs.asked_attribute import CLAUSE_BREAK, unit_cue
 from kb.specs.facts import FactTable
 from kb.specs.quantities import quantities
 from kb.specs.questions import ASKS, TOTAL, SpecQuery, understand
@@ -51,7 +51,8 @@ def clause_readings(question: str, lang: str, table: FactTable, whole: SpecQuery
                                             _FOLLOW_UP.search(clause) is not None)
         if not asked or TOTAL.search(clause) and chips_only:
             continue
-        if any(left <= s < right for s in starts):
+        # cued, or a unit written in it names the one attribute of its dimension ("how big is the die in mm²?")
+        if any(left <= s < right for s in starts) or unit_cue(clause, table):
             asking.append(text[left:right])
         elif asking and _BACK.search(clause):
             # "how much HBM per chip and what is its bandwidth?": a bare measure asked of what the clause before

@@ -4,13 +4,16 @@ Russian users write names they know in Latin letters the way they say them ("Т�
 UltraServer", "нвидиа") or type them on a Russian keyboard with letters that look Latin ("а100" for "A100",
 "Н100" for "H100"). Neither reaches a name, a passage or a fact written in Latin letters. A word with Cyrillic
 letters that is no word of the corpus is read as the name word it can be spelled as, letter by letter, by sound
-or by look, with a Russian case ending allowed after it ("ультрасервере"); nothing else is touched.
+or by look, with a Russian case ending allowed after it ("ультрасервере"); an ordinary Russian word of letters
+alone is not ("рубин" is a ruby, "инстинкт" an instinct), nor is anything else.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+
+from kb.language import word_frequency
 
 # each Cyrillic letter: the Latin letters it is said as, and the one it looks like
 _SOUND = {"а": "a", "б": "b", "в": "v|w", "г": "g", "д": "d", "е": "e", "ё": "e|yo", "ж": "zh|j", "з": "z", "и": "i",
@@ -20,6 +23,7 @@ _SOUND = {"а": "a", "б": "b", "в": "v|w", "г": "g", "д": "d", "е": "e", "�
 _LOOK = {"а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
          "у": "y", "х": "x", "і": "i"}
 _ENDING = r"(?:а|е|у|ом|ой|ою|ы|и|ов|ам|ами|ах|ям|ях)?"  # "у трейниума", "на ультрасервере"
+_COMMON = 3.0  # Zipf frequency from which a word of letters alone is an ordinary Russian word, no name
 _WORD = re.compile(r"[0-9A-Za-zА-Яа-яЁёІі]*[А-Яа-яЁёІі][0-9A-Za-zА-Яа-яЁёІі]*")
 
 
@@ -60,9 +64,10 @@ def latin_names(text: str, vocabulary, known: frozenset[str] = frozenset()) -> s
         low = word.lower()
         if low in known or len(low) < 3:
             return word
+        common = not re.search(r"\d", low) and word_frequency(low) >= _COMMON  # "рубин" is a ruby, "ультра" a word
         # the whole word, or the word less a case ending, spelled as a name word
         stems = [_spelling(low[:len(low) - k]) for k in range(4)
                  if len(low) - k >= 3 and (k == 0 or re.fullmatch(_ENDING, low[len(low) - k:]))]
-        found = {name for name in names for stem in stems if stem.fullmatch(name)}
+        found = {name for name in names for stem in stems if stem.fullmatch(name)} if not common else set()
         return names[found.pop()] if len(found) == 1 else word
     return _WORD.sub(read, text)
