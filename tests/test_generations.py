@@ -161,6 +161,7 @@ def test_the_domain_threshold_is_the_classifiers_own_boundary_where_dev_cannot_t
     ("How many chips does a Trn2 UltraServer hold?", None),
     # a word of a listed name ("EC2", "trn2u") is no model number; one in Cyrillic letters is ("Трн3")
     ("How many chips in an EC2 UltraServer?", None), ("How many chips in a trn2u UltraServer?", None),
+    ("How many chips in a Gen2 UltraServer?", None),
     ("Сколько чипов в Трн3 UltraServer?", "Трн3 UltraServer"),
 ])
 def test_a_word_of_form_the_table_has_no_variant_of_names_another_product(vocabulary, question, variant):

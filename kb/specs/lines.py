@@ -291,16 +291,19 @@ def _form_words(vocabulary: Vocabulary) -> frozenset[str]:
 _MODEL_BEFORE = re.compile(r"(?<![\w.-])([A-Za-zА-Яа-яЁё]+\d[A-Za-zА-Яа-яЁё0-9]*)\s+$")
 
 
+_GENERATION_WORD = re.compile(r"(?:gen|v|mk)\d+", re.IGNORECASE)  # "Gen2 UltraServer" says a generation, no model
+
+
 def _another_machine(vocabulary: Vocabulary, text: str, mention: Mention) -> tuple[int, int] | None:
     """The span of a machine's alias with a model number before it that the table lists nowhere ("Trn3
     UltraServer", "GB400 NVL72"): another machine of the same kind, not the listed one ("UltraServer" is the Trn2
-    UltraServer's alias). A precision ("FP8 UltraServer"), a name the table lists or a word of one ("EC2
-    UltraServer", "trn2u UltraServer") is no such number."""
+    UltraServer's alias). A precision ("FP8 UltraServer"), a generation ("Gen2"), a name the table lists or a word
+    of one ("EC2 UltraServer", "trn2u UltraServer") is no such number."""
     if vocabulary.entities[mention.entity].kind not in ("instance", "system"):
         return None
     m = _MODEL_BEFORE.search(text[:mention.start])
-    if m is None or DTYPE.fullmatch(m.group(1)) or vocabulary.mentions(m.group(1)) or \
-            m.group(1).lower() in name_words(vocabulary):
+    if m is None or DTYPE.fullmatch(m.group(1)) or _GENERATION_WORD.fullmatch(m.group(1)) or \
+            vocabulary.mentions(m.group(1)) or m.group(1).lower() in name_words(vocabulary):
         return None
     return m.start(1), mention.end
 
