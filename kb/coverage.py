@@ -339,6 +339,22 @@ def unlisted_names(words: CorpusWords, names: list[Name], taken: list[tuple[int,
             not any(a <= n.start and n.end <= b for a, b in terms)]
 
 
+# a part of a known product asked by a name of its own: "the Infinity Cache on the (AMD) MI300X", "Infinity Cache у
+# MI300X", "MI300X 的 Infinity Cache 有多大"
+_PART_OF = re.compile(r"\s+(?:on|of|in)\s+(?:the\s+|an?\s+)?(?:[A-Z]\w*\s+)?|\s+у\s+")
+_OWNS = re.compile(r"\s*上?的\s*")
+_HOW_MUCH = re.compile(r"\s*(?:有多|是多|多大|多少|的?(?:容量|大小))")
+
+
+def _part_asked(question: str, name: Name, start: int, end: int) -> bool:
+    """Whether an unknown name is asked of the known product at ``start``-``end`` as a part of it."""
+    if name.end <= start:
+        between = question[name.end:start]
+        english = between.strip() != "у"
+        return bool(_PART_OF.fullmatch(between)) and (not english or bool(re.search(r"\bthe\s+$", question[:name.start])))
+    return bool(_OWNS.fullmatch(question[end:name.start])) and bool(_HOW_MUCH.match(question[name.end:]))
+
+
 def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]) -> bool:
     """Whether the unknown names are what the question asks about, given the spans of the known
     subjects it names (fact-table entities, domain terms)."""
@@ -353,7 +369,7 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
             (n.end <= a and not question[n.end:a].strip())
 
     known = [(a, b) for a, b in known if not any(part_of(a, b, n) for n in unknown)]
-    if not known:
+    if not known or any(_part_asked(question, n, a, b) for n in unknown for a, b in known):
         return True
     # compared with a known subject: a comparing word between an unknown name and the known one next to it, in
     # its sentence ("Serving Gemma is memory-bound. Does the H200 have faster memory than the H100?" compares

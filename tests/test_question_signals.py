@@ -242,6 +242,11 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     assert about("How much SRAM does a Graphcore IPU have, and how does it compare to a Gaudi2?", ["Gaudi2"])
     assert not about("Does the Graphcore IPU need Kubernetes? The Gaudi2 does.", ["Gaudi2"])
     assert not about("在 Volcano 调度器上跑超过 8 张 H100 的任务，每张卡显存多少？", ["H100"])  # 超过: "more than"
+    # a part of a known product asked by a name of its own is what it asks about
+    assert about("How large is the Infinity Cache on the AMD H100?", ["H100"])
+    assert about("Сколько Infinity Cache у H100?", ["H100"]) and about("H100 的 Infinity Cache 有多大？", ["H100"])
+    assert not about("Can I use the H100 on Kubernetes?", ["H100"])  # the product is on it, not the other way
+    assert not about("H100 的 Kubernetes 部署教程", ["H100"])  # no size asked of it
 
 
 def test_a_rare_name_in_the_dictionary_that_common_words_spell_is_no_name():
