@@ -43,6 +43,16 @@ def normalize_for_matching(text: str) -> str:
     return simplified if simplified == text else _converter("tw2sp").convert(text)
 
 
+def normalize_keeping_offsets(text: str) -> str:
+    """``normalize_for_matching`` where it keeps every character's place, which reading facts off a sentence needs
+    (a value's offsets are the source's); otherwise each character normalized alone, one that would become several
+    ("™" -> "TM") left as written, so that such a sentence is still read."""
+    norm = normalize_for_matching(text)
+    if len(norm) == len(text):
+        return norm
+    return "".join(n if len(n := normalize_for_matching(ch)) == 1 else ch for ch in text)
+
+
 _BRACKET = "()[]（）【】"
 
 

@@ -13,7 +13,7 @@ from kb.specs.prose import FACT_CONFIDENCE, read_prose
 from kb.specs.questions import understand
 from kb.specs.report import COVERAGE_TARGET, coverage, table_statements
 from kb.specs.units import format_count, numbers_in
-from kb.textnorm import normalize_for_matching
+from kb.textnorm import normalize_for_matching, normalize_keeping_offsets
 
 HEAD = """---
 id: test-article
@@ -42,6 +42,15 @@ def test_a_list_takes_its_entity_from_the_line_that_leads_into_it(vocabulary):
     assert ("nvidia-h100-sxm", "tensor_cores", 528) in found and ("nvidia-h100-sxm", "sm_count", 132) in found
     quote = next(f for f in facts if f.attribute == "tensor_cores").source.quote
     assert quote.startswith("H100 has:") and "528 Tensor Cores" in quote  # the quote shows whose cores they are
+
+
+def test_a_sentence_with_a_sign_that_normalizes_to_several_letters_is_read_in_place(vocabulary):
+    # NFKC writes "™" as "TM": the sentence was skipped whole, since offsets would no longer match the source
+    text = "The MI250 comes with 128 GB of HBM2e™ memory."
+    assert normalize_keeping_offsets(text) == text and len(normalize_keeping_offsets("ＭＩ２５０™")) == 6
+    facts, _, _, _ = _read(text + "\n", vocabulary)
+    memory = [f for f in facts if f.attribute == "memory_capacity"]
+    assert memory and memory[0].value == 128 and memory[0].source.quote.endswith("HBM2e™ memory.")
 
 
 def test_an_entity_named_only_sentences_before_makes_a_candidate_not_a_fact(vocabulary):

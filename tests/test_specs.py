@@ -860,11 +860,14 @@ def test_links_their_bandwidth_and_local_storage_are_attributes_asked_in_every_l
     assert {(f.attribute, f.value, f.unit) for f in table.about("nvlink-4", "link_bandwidth")} == {
         ("link_bandwidth", 25.0, "GB/s")}
     assert [(f.value, f.unit) for f in table.about("nvlink-4", "link_count")] == [(18.0, "links")]
+    # a sentence with a sign that normalizes to two letters ("Infinity Fabric™ links") is read, not skipped
+    assert [(f.value, f.unit) for f in table.about("amd-mi300x", "link_count")] == [(7, "links")]
     asked = {
         ("nvlink4 跟 nvlink5 单条 link 哪个快", "zh"): "link_bandwidth",
         ("What is the per-link bandwidth of NVLink 5?", "en"): "link_bandwidth",
         ("Какая пропускная способность одного линка NVLink 4?", "ru"): "link_bandwidth",
         ("How many links per GPU does NVLink 4.0 have?", "en"): "link_count",
+        ("How many Infinity Fabric links does each MI300X use?", "en"): "link_count",  # a two-word link's name
         ("How much local NVMe storage does a DL1 instance have?", "en"): "local_storage",
         ("Сколько NVMe-хранилища у инстанса DL1?", "ru"): "local_storage",
         # a word between the two words of a cue, and a versioned acronym

@@ -59,7 +59,7 @@ from kb.specs.tables import file_line, label_text
 from kb.specs.units import UNITS, convert, rebase
 from kb.specs.vocabulary import Mention, Vocabulary
 from kb.tables import PROSE_CELL_WORDS, Table
-from kb.textnorm import normalize_for_matching
+from kb.textnorm import normalize_for_matching, normalize_keeping_offsets
 
 EACH = re.compile(r"\b(?:each|every)\b|(?<![а-яё])кажд\w*|每", re.IGNORECASE)
 POSSESSIVE = re.compile(r"['’]s\s*")  # "B200's 296TFLOPS"
@@ -324,20 +324,16 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
                     continue
                 label, cell = label_text(row.cells[0].text), row.cells[1]
                 for s, e in sentence_spans(body, cell.start, cell.end):
-                    norm = normalize_for_matching(body[s:e])
-                    if len(norm) == e - s:
-                        reading.sentence(s, e, vocabulary.mentions(norm), (lead, s) if lead else None, True, anchor,
-                                         label)
+                    norm = normalize_keeping_offsets(body[s:e])
+                    reading.sentence(s, e, vocabulary.mentions(norm), (lead, s) if lead else None, True, anchor,
+                                     label)
         if block.kind != "prose":
             carried, lead_in = None, False
             continue
         topic = None  # the part of a chip the paragraph is about, so far
         for s, e in sentence_spans(body, block.char_start, block.char_end):
             text = body[s:e]
-            norm = normalize_for_matching(text)
-            if len(norm) != len(text):
-                carried = None
-                continue
+            norm = normalize_keeping_offsets(text)  # "Infinity Fabric™ links" is read too
             mentions = vocabulary.mentions(norm)
             named = _subjects(text, mentions, vocabulary)
             # a sentence that names a chip starts over: only a part it names itself is the topic after it
