@@ -79,6 +79,7 @@ ASPECTS = (
 _NEGATED = re.compile(r"(?:\b(?:not|no|never)\b|(?<![а-яё])(?:не|нет)(?![а-яё]))\s*(?:\w+\s+)?$|"
                       rf"(?:不(?![仅但只光])|没有|并非)[{HAN}]{{0,3}}(?:比\s*\w+\s*[{HAN}]{{0,2}})?$")
 _NEAR = 80  # characters between the winning class and its comparative word
+_PHRASE = 32  # characters from "better" to the aspect that says what is better
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,12 @@ def _aspects_in(low: str) -> list[tuple[int, Aspect, bool]]:
                 if not any(s < m.end() and m.start() < e for s, e in taken) and not _NEGATED.search(low[:m.start()]):
                     found.append((m.start(), aspect, inverted))
                     taken.append(m.span())
-    return sorted(found, key=lambda x: x[0])
+    # "better" that a telling aspect follows in its phrase says that aspect ("лучшую производительность на ватт",
+    # "better performance per watt" is efficiency), no better in general
+    told = [at for at, a, _ in found if a.name != "better"]
+    return sorted(((at, a, inv) for at, a, inv in found
+                   if a.name != "better" or not any(0 < t - at <= _PHRASE and "," not in low[at:t] for t in told)),
+                  key=lambda x: x[0])
 
 
 def _offered(low: str) -> bool:

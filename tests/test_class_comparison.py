@@ -137,3 +137,13 @@ def test_the_opposite_comparative_names_the_loser_in_the_sentence_and_in_the_ans
     assert not _question("Which is cheaper, TPU or GPU?").inverted
     # "улучшают" (are improving) is no "лучше" (better)
     assert not statements("gpu улучшают свою эффективность, чем tpu", [], _question("Что лучше: TPU или GPU?"))
+
+
+def test_better_that_a_telling_aspect_follows_says_that_aspect():
+    # "лучшую производительность на ватт" is efficiency: asked which is better in general, it states nothing
+    asked = _question("Что лучше: TPU или GPU?")
+    assert not statements("tpu, как правило, предлагают лучшую производительность на ватт", [], asked)
+    assert not statements("tpus have better performance per watt than gpus", [], asked)
+    assert [s.winner for s in statements("tpus have better performance per watt than gpus", [],
+                                         _question("Which is more efficient, TPU or GPU?"))] == ["tpu"]
+    assert [s.winner for s in statements("tpu лучше подходят для больших моделей", [], asked)] == ["tpu"]
