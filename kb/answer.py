@@ -295,7 +295,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     if standing and compared_in:
         spec = None  # "no price for TPU v5e" is no reason to decline: the classes are compared
     reason = AbstainReason.OFF_TOPIC if off_topic else \
-        _abstain_reason(hits, scores, policy, asked_about(text, unknown, subjects), spec, bool(statement))
+        _abstain_reason(hits, scores, policy, asked_about(text, unknown, subjects, cue_spans), spec,
+                                 bool(statement))
     role = "evidence" if reason is None else "related"
     citations = [citation_for(h, n, index, role) for n, h in enumerate(hits, start=1)]
     cited = {index.chunk_position[h.chunk.chunk_id]: n for n, h in enumerate(hits, start=1)}

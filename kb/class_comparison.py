@@ -59,8 +59,9 @@ ASPECTS = (
     _aspect("cost", "lower", r"cheaper|less expensive|lower (?:total )?costs?|costs? less|more (?:cost-effective|"
             r"affordable)|дешевл|дешёвл|низк\w* (?:общ\w* )?(?:затрат|стоимост|цен)|экономичне|便宜|成本更?低|"
             r"更低的?成本|省钱|更划算|更实惠", "cheaper", "дешевле", "更便宜",
-            (r"more expensive|costlier|costs? more|higher (?:total )?costs?|дороже|более высок\w* (?:\w+ ){0,3}затрат|"
-             r"更贵|成本更高|更高的?成本", "more expensive", "дороже", "更贵")),
+            (r"more expensive|costlier|costs? more|higher (?:total )?costs?(?![- ]?(?:efficien|saving|effective))|"
+             r"дороже|более высок\w* (?:(?!отдач)\w+ ){0,3}затрат|更贵|成本更高|更高的?成本(?!效益)",
+             "more expensive", "дороже", "更贵")),
     _aspect("speed", "higher", r"faster|quicker|быстрее|更快|快于", "faster", "быстрее", "更快",
             (r"slower|медленнее|更慢|慢于", "slower", "медленнее", "更慢")),
     _aspect("simplicity", "higher", r"simpler|easier|проще|легче|更简单|更容易|更易", "simpler", "проще", "更简单",
@@ -79,14 +80,16 @@ ASPECTS = (
 _NEGATED = re.compile(r"(?:\b(?:not|no|never)\b|(?<![а-яё])(?:не|нет)(?![а-яё]))\s*(?:\w+\s+)?$|"
                       rf"(?:不(?![仅但只光])|没有|并非)[{HAN}]{{0,3}}(?:比\s*\w+\s*[{HAN}]{{0,2}})?$")
 _NEAR = 80  # characters between the winning class and its comparative word
-_PHRASE = 32  # characters from "better" to the aspect that says what is better
+_PHRASE = 32  # characters between "better" and the aspect that says what is better ("能效更好": efficiency)
+_CLAUSE_MARK = re.compile(r"[,，、;；]|\s(?:and|but|и|но|а)\s")
 
 
 @dataclass(frozen=True)
 class ClassQuestion:
     classes: tuple[str, str]
     aspects: tuple[str, ...]  # asked, in the question's order
-    inverted: bool = False  # asked by the opposite comparative ("Which is more expensive, TPU or GPU?")
+    # the aspects asked by the opposite comparative ("Which is more expensive, TPU or GPU?")
+    inverted: frozenset[str] = frozenset()
     standing: str | None = None  # the class a product named stands for: a sentence must then name both classes
 
 
@@ -117,8 +120,8 @@ def _aspects_in(low: str) -> list[tuple[int, Aspect, bool]]:
     # "better performance per watt" is efficiency), no better in general
     told = [at for at, a, _ in found if a.name != "better"]
     return sorted(((at, a, inv) for at, a, inv in found
-                   if a.name != "better" or not any(0 < t - at <= _PHRASE and "," not in low[at:t] for t in told)),
-                  key=lambda x: x[0])
+                   if a.name != "better" or not any(0 < abs(t - at) <= _PHRASE and not _CLAUSE_MARK.search(
+                       low[min(t, at):max(t, at)]) for t in told)), key=lambda x: x[0])
 
 
 def _offered(low: str) -> bool:
@@ -188,7 +191,7 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
     if not asked:
         return None
     return ClassQuestion(classes, tuple(dict.fromkeys(a.name for _, a, _ in asked)),  # type: ignore[arg-type]
-                         inverted=asked[0][2], standing=standing)
+                         inverted=frozenset(a.name for _, a, inv in asked if inv), standing=standing)
 
 
 def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion) -> list[ClassStatement]:
@@ -206,18 +209,22 @@ def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion)
             named, other = before[-1], next(c for c in question.classes if c != before[-1])
             # "GPU ... дороже": the class named with the opposite comparative loses
             found.append(ClassStatement(aspect, other, named) if inverted else ClassStatement(aspect, named, other))
+    # one aspect stated both ways ("a simpler communication model and a more complicated programming model"): neither
+    split = {st.aspect.name for st in found if any(o.aspect.name == st.aspect.name and o.winner != st.winner
+                                                  for o in found)}
+    found = [st for st in found if st.aspect.name not in split]
     return found
 
 
 def comparison_answer(statement: ClassStatement, quote: str, lang: str, product: tuple | None = None,
-                      inverted: bool = False) -> ComparisonAnswer:
+                      inverted: frozenset[str] = frozenset()) -> ComparisonAnswer:
     """The spec answer a class comparison reads first: the winner, in the question's language, resting on the
-    quoted sentence; asked by the opposite comparative (``inverted``: "Which is more expensive?"), the loser first
+    quoted sentence; asked by the opposite comparative (its aspect in ``inverted``: "Which is more expensive?"), the loser first
     in those words ("GPU is more expensive than TPU"). Where a ``product`` (its name, its class, and whether it is
     a machine built of such chips) stood for its class, the answer says so first."""
     a, w, lo = statement.aspect, NAMES[statement.winner], NAMES[statement.loser]
     word = a.words.get(lang, a.words["en"])
-    if inverted and a.inverse_words:
+    if a.name in inverted and a.inverse_words:
         w, lo, word = lo, w, a.inverse_words.get(lang, a.inverse_words["en"])
     text = {"en": f"{w} is {word} than {lo}, as the sentence quoted below states.",
             "ru": f"{w} {word}, чем {lo}: так сказано в приведённой ниже цитате.",

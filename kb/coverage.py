@@ -355,9 +355,11 @@ def _part_asked(question: str, name: Name, start: int, end: int) -> bool:
     return bool(_OWNS.fullmatch(question[end:name.start])) and bool(_HOW_MUCH.match(question[name.end:]))
 
 
-def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]) -> bool:
+def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]],
+                cues: list[tuple[int, int]] = ()) -> bool:
     """Whether the unknown names are what the question asks about, given the spans of the known
-    subjects it names (fact-table entities, domain terms)."""
+    subjects it names (fact-table entities, domain terms) and of its attribute cues (an attribute's words in
+    capitals, "the Die Size of the A100", are no part of the product)."""
     if not unknown:
         return False
     # a known name inside an unknown one, or right before or after it, is part of it: "NVIDIA" and "Rubin"
@@ -369,7 +371,8 @@ def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]]
             (n.end <= a and not question[n.end:a].strip())
 
     known = [(a, b) for a, b in known if not any(part_of(a, b, n) for n in unknown)]
-    if not known or any(_part_asked(question, n, a, b) for n in unknown for a, b in known):
+    parts = [n for n in unknown if not any(n.start < e and s < n.end for s, e in cues)]
+    if not known or any(_part_asked(question, n, a, b) for n in parts for a, b in known):
         return True
     # compared with a known subject: a comparing word between an unknown name and the known one next to it, in
     # its sentence ("Serving Gemma is memory-bound. Does the H200 have faster memory than the H100?" compares

@@ -12,6 +12,9 @@ _ENTITIES = {e.id: e for e in (
     Entity(id="trainium", name="Trainium", kind="chip"))}
 
 
+_EMPTY = type("Empty", (), {"inverted": frozenset()})()
+
+
 def _question(text: str):
     found = class_question(text.lower(), [])
     assert found is not None, text
@@ -123,7 +126,7 @@ def test_the_opposite_comparative_names_the_loser_in_the_sentence_and_in_the_ans
     # asked "more expensive", "дороже", "更贵": the same aspect as "cheaper", answered in the words asked
     for text in ("Which is more expensive, TPU or GPU?", "Что дороже: TPU или GPU?", "TPU 和 GPU 哪个更贵？"):
         found = _question(text)
-        assert found.aspects == ("cost",) and found.inverted, text
+        assert found.aspects == ("cost",) and found.inverted == {"cost"}, text
     asked = _question("Что дороже: TPU или GPU?")
     (one,) = statements("tpus are dramatically cheaper and simpler to wire together", [], asked)
     text = comparison_answer(one, "TPUs are dramatically cheaper", "ru", inverted=asked.inverted).text
@@ -135,6 +138,18 @@ def test_the_opposite_comparative_names_the_loser_in_the_sentence_and_in_the_ans
         assert (stated.winner, stated.loser) == ("tpu", "gpu"), question
     assert not statements("gpus are not more expensive than tpus", [], asked)  # negated: nothing stated
     assert not _question("Which is cheaper, TPU or GPU?").inverted
+    # each aspect keeps its own wording: "more expensive but faster" asks cost the other way, speed the plain way
+    both = _question("Which is more expensive but faster, GPU or TPU?")
+    assert both.inverted == {"cost"} and set(both.aspects) == {"cost", "speed"}
+    (fast,) = statements("tpus are faster than gpus", [], both)
+    assert comparison_answer(fast, "", "en", inverted=both.inverted).text.startswith("TPU is faster than GPU")
+    # cost efficiency, cost savings, 成本效益, отдача от затрат are no "higher cost"
+    for text in ("Which has higher cost efficiency, TPU or GPU?", "Which has higher cost savings, TPU or GPU?",
+                 "TPU 和 GPU 哪个有更高的成本效益？", "Что даёт более высокую отдачу от затрат: TPU или GPU?"):
+        assert "cost" not in (class_question(text.lower(), []) or _EMPTY).inverted, text
+    # one aspect stated both ways in one sentence states neither
+    assert not statements("gpus have a simpler communication model and a more complicated programming model than tpus",
+                          [], _question("Which is harder to program, GPUs or TPUs?"))
     # "улучшают" (are improving) is no "лучше" (better)
     assert not statements("gpu улучшают свою эффективность, чем tpu", [], _question("Что лучше: TPU или GPU?"))
 
@@ -147,3 +162,6 @@ def test_better_that_a_telling_aspect_follows_says_that_aspect():
     assert [s.winner for s in statements("tpus have better performance per watt than gpus", [],
                                          _question("Which is more efficient, TPU or GPU?"))] == ["tpu"]
     assert [s.winner for s in statements("tpu лучше подходят для больших моделей", [], asked)] == ["tpu"]
+    # the aspect before it says so too ("能效更好" asks efficiency); across a clause mark it does not
+    assert _question("TPU 和 GPU 哪个能效更好？").aspects == ("efficiency",)
+    assert set(_question("Which is cheaper, and which is better overall, TPU or GPU?").aspects) == {"cost", "better"}

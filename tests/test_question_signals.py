@@ -247,6 +247,13 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     assert about("Сколько Infinity Cache у H100?", ["H100"]) and about("H100 的 Infinity Cache 有多大？", ["H100"])
     assert not about("Can I use the H100 on Kubernetes?", ["H100"])  # the product is on it, not the other way
     assert not about("H100 的 Kubernetes 部署教程", ["H100"])  # no size asked of it
+    # an attribute's own words in capitals ("the Die Size of the H100") are the attribute asked, no part
+    question = "What is the Die Size of the H100?"
+    cue = [(question.index("Die Size"), question.index("Die Size") + 8)]
+    words = corpus_words(["H100 and Gaudi2 and GPU"])
+    h100 = [(question.index("H100"), question.index("H100") + 4)]
+    assert asked_about(question, unknown_names(question, words), h100)
+    assert not asked_about(question, unknown_names(question, words), h100, cue)
 
 
 def test_a_rare_name_in_the_dictionary_that_common_words_spell_is_no_name():

@@ -53,6 +53,18 @@ def test_a_sentence_with_a_sign_that_normalizes_to_several_letters_is_read_in_pl
     assert memory and memory[0].value == 128 and memory[0].source.quote.endswith("HBM2e™ memory.")
 
 
+def test_chips_counted_of_a_chip_are_a_machines_count_never_the_chips_fact(vocabulary):
+    # "8-GPU system" beside the MI300X counts the system's chips: for curators, never a fact of the chip
+    facts, candidates, _, _ = _read("The MI300X has 192 GB of HBM3. The GPUs are linked to form a fully connected "
+                                    "8-GPU system.\n", vocabulary)
+    assert not [f for f in facts if f.attribute == "chip_count"]
+    (candidate,) = [c for c in candidates if c.attribute == "chip_count"]
+    assert candidate.entity == "amd-mi300x" and "a machine's count" in candidate.note
+    # an instance's chips are its own
+    facts, _, _, _ = _read("The DL1 instance has 8 Gaudi accelerators.\n", vocabulary)
+    assert [(f.entity, f.value) for f in facts if f.attribute == "chip_count"] == [("aws-dl1", 8)]
+
+
 def test_an_entity_named_only_sentences_before_makes_a_candidate_not_a_fact(vocabulary):
     facts, candidates, _, _ = _read("The MI250 GCD has 104 active CUs. Each unit runs at a peak clock frequency "
                                     "of 1.7 GHz.\n", vocabulary)

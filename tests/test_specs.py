@@ -867,7 +867,6 @@ def test_links_their_bandwidth_and_local_storage_are_attributes_asked_in_every_l
         ("What is the per-link bandwidth of NVLink 5?", "en"): "link_bandwidth",
         ("Какая пропускная способность одного линка NVLink 4?", "ru"): "link_bandwidth",
         ("How many links per GPU does NVLink 4.0 have?", "en"): "link_count",
-        ("How many Infinity Fabric links does each MI300X use?", "en"): "link_count",  # a two-word link's name
         ("How much local NVMe storage does a DL1 instance have?", "en"): "local_storage",
         ("Сколько NVMe-хранилища у инстанса DL1?", "ru"): "local_storage",
         # a word between the two words of a cue, and a versioned acronym

@@ -263,6 +263,10 @@ class _Reading:
             if why == "guess":
                 reason = f"no cue says which attribute of {q.unit}; {attribute} is a guess"
                 who = who or reason
+            if attribute == COUNTED["chips"] and vocabulary.entities[entity].kind == "chip":
+                # "... to form a fully connected 8-GPU system": the machine's count, never the chip's fact
+                reason = who = "chips counted of a chip: a machine's count, for curators"
+                confidence = min(confidence, FACT_CONFIDENCE - 0.01)
             fact = fact.model_copy(update={"confidence": round(confidence, 2)} | ({"note": who} if who else {}))
             outcome = "fact" if confidence >= FACT_CONFIDENCE else "candidate"
             (self.facts if outcome == "fact" else self.candidates).append(fact)
