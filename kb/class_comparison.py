@@ -58,7 +58,10 @@ def _aspect(name: str, direction: str, pattern: str, en: str, ru: str, zh: str,
 ASPECTS = (
     _aspect("cost", "lower", r"cheaper|less expensive|lower (?:total )?costs?|costs? less|more (?:cost-effective|"
             r"affordable)|дешевл|дешёвл|низк\w* (?:общ\w* )?(?:затрат|стоимост|цен)|экономичне|便宜|成本更?低|"
-            r"更低的?成本|省钱|更划算|更实惠", "cheaper", "дешевле", "更便宜",
+            r"更低的?成本|省钱|更划算|更实惠|"
+            # better by price ("по цене лучше", "price-wise", "价格上更好"): cost, as "better" beside it says
+            r"(?<![а-яё])по (?:цене|стоимости|деньгам)|price[- ]wise|in (?:price|cost)\b|价格上|价钱上",
+            "cheaper", "дешевле", "更便宜",
             (r"more expensive|costlier|costs? more|higher (?:total )?costs?(?![- ]?(?:efficien|saving|effective))|"
              r"дороже|более высок\w* (?:(?!отдач)\w+ ){0,3}затрат|更贵|成本更高|更高的?成本(?!效益)",
              "more expensive", "дороже", "更贵")),

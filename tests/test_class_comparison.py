@@ -162,6 +162,9 @@ def test_better_that_a_telling_aspect_follows_says_that_aspect():
     assert [s.winner for s in statements("tpus have better performance per watt than gpus", [],
                                          _question("Which is more efficient, TPU or GPU?"))] == ["tpu"]
     assert [s.winner for s in statements("tpu лучше подходят для больших моделей", [], asked)] == ["tpu"]
+    # better by price is cost ("по цене лучше", "price-wise", "价格上更好")
+    for text in ("Что лучше по цене: TPU или GPU?", "Which is better price-wise, TPU or GPU?", "TPU 和 GPU 价格上哪个更好？"):
+        assert _question(text).aspects == ("cost",), text
     # the aspect before it says so too ("能效更好" asks efficiency); across a clause mark it does not
     assert _question("TPU 和 GPU 哪个能效更好？").aspects == ("efficiency",)
     assert set(_question("Which is cheaper, and which is better overall, TPU or GPU?").aspects) == {"cost", "better"}
