@@ -48,7 +48,7 @@ from kb.params import AnswerPolicy, Mode
 from kb.quoting import SENTENCE_MARGIN, choose_sentences, relates_two, with_reason
 from kb.response import AbstainReason, Answer, AskResponse, Citation, SpecEntry, one_sided
 from kb.retrieval import QueryScores, Retriever
-from kb.specs.asked_attribute import rate_asked
+from kb.specs.asked_attribute import HOLDER_STEMS_RU, rate_asked
 from kb.specs.attribution import COUNTED
 from kb.specs.lines import name_generations, unlisted_variant
 from kb.specs.present import lookup
@@ -168,7 +168,7 @@ def _makers(vocabulary) -> frozenset[str]:
 
 # What holds chips that no instance of the table is: a supercomputer, a cluster, a server, a board
 _HOLDER = re.compile(r"\b(?:supercomputers?|clusters?|servers?|boards?|systems?|machines?)\b|"
-                     r"(?<![а-яё])(?:суперкомп|кластер|сервер|плат|систем|машин)\w*|超算|超级计算机|集群|服务器|主板|系统")
+                     rf"(?<![а-яё])(?:{HOLDER_STEMS_RU})\w*|超算|超级计算机|集群|服务器|主板|系统")
 
 
 def _held_elsewhere(query, names, mentions, vocabulary, words, makers: frozenset[str], text: str = "") -> bool:

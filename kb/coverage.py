@@ -341,7 +341,7 @@ def unlisted_names(words: CorpusWords, names: list[Name], taken: list[tuple[int,
 
 # a part of a known product asked by a name of its own: "the Infinity Cache on the (AMD) MI300X", "Infinity Cache у
 # MI300X", "MI300X 的 Infinity Cache 有多大"
-_PART_OF = re.compile(r"\s+(?:on|of|in)\s+(?:the\s+|an?\s+)?(?:[A-Z]\w*\s+)?|\s+у\s+")
+_PART_OF = re.compile(r"\s+(?:on|of|in)\s+(?:the\s+|an?\s+)?(?:[A-Z]\w*\s+)?")
 _OWNS = re.compile(r"\s*上?的\s*")
 _HOW_MUCH = re.compile(r"\s*(?:有多|是多|多大|多少|的?(?:容量|大小))")
 
@@ -350,8 +350,8 @@ def _part_asked(question: str, name: Name, start: int, end: int) -> bool:
     """Whether an unknown name is asked of the known product at ``start``-``end`` as a part of it."""
     if name.end <= start:
         between = question[name.end:start]
-        english = between.strip() != "у"
-        return bool(_PART_OF.fullmatch(between)) and (not english or bool(re.search(r"\bthe\s+$", question[:name.start])))
+        return between.strip() == "у" or (_PART_OF.fullmatch(between) is not None and
+                                          re.search(r"\bthe\s+$", question[:name.start]) is not None)
     return bool(_OWNS.fullmatch(question[end:name.start])) and bool(_HOW_MUCH.match(question[name.end:]))
 
 

@@ -95,8 +95,10 @@ _SHARE = re.compile(r"\b(?:relative to|as an? (?:share|percentage|fraction) of|(
 _SHARE_OF = re.compile(r"\b(?:percent(?:age)?|fraction|share|proportion) of\b|(?<![а-яё])(?:процент\w*|дол[яеиюй]) от"
                        r"(?![а-яё])|的?(?:百分之几|百分比|比例|占比|几成)")
 
-_STANDS = re.compile(r"(?<![а-яё])сто(?:ит|ят|ял\w*)\s+(?:в|на)\s+(?:\S+\s+)?(?:суперкомп|кластер|сервер|узл|нод|"
-                     r"систем|стойк|машин|плат)\w*")
+# Russian stems of what holds chips without being one: a supercomputer ("суперкомп" as people shorten it), a cluster,
+# a server, a system, a machine, a board
+HOLDER_STEMS_RU = "суперкомп|кластер|сервер|систем|машин|плат"
+_STANDS = re.compile(rf"(?<![а-яё])сто(?:ит|ят|ял\w*)\s+(?:в|на)\s+(?:\S+\s+)?(?:{HOLDER_STEMS_RU}|узл|нод|стойк)\w*")
 
 
 def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_facts, spans: dict[str, Spans],

@@ -54,20 +54,25 @@ def name_words(vocabulary) -> dict[str, str]:
     return found
 
 
+@lru_cache(maxsize=8192)
+def _name_spelled(low: str, vocabulary) -> str | None:
+    """The name word a lower-case word with Cyrillic letters spells, or None; kept, since words recur across
+    questions and spelling one out compiles patterns."""
+    if not re.search(r"\d", low) and word_frequency(low) >= _COMMON:  # "рубин" is a ruby, "ультра" a word
+        return None
+    names = name_words(vocabulary)
+    # the whole word, or the word less a case ending, spelled as a name word
+    stems = [_spelling(low[:len(low) - k]) for k in range(4)
+             if len(low) - k >= 3 and (k == 0 or re.fullmatch(_ENDING, low[len(low) - k:]))]
+    found = {name for name in names for stem in stems if stem.fullmatch(name)}
+    return names[found.pop()] if len(found) == 1 else None
+
+
 def latin_names(text: str, vocabulary, known: frozenset[str] = frozenset()) -> str:
     """``text`` with each word in Cyrillic letters that spells a name word of the table (and is no word of
     ``known``, the corpus's) written as that name word."""
-    names = name_words(vocabulary)
-
     def read(m: re.Match) -> str:
         word = m.group(0)
         low = word.lower()
-        if low in known or len(low) < 3:
-            return word
-        common = not re.search(r"\d", low) and word_frequency(low) >= _COMMON  # "рубин" is a ruby, "ультра" a word
-        # the whole word, or the word less a case ending, spelled as a name word
-        stems = [_spelling(low[:len(low) - k]) for k in range(4)
-                 if len(low) - k >= 3 and (k == 0 or re.fullmatch(_ENDING, low[len(low) - k:]))]
-        found = {name for name in names for stem in stems if stem.fullmatch(name)} if not common else set()
-        return names[found.pop()] if len(found) == 1 else word
+        return word if low in known or len(low) < 3 else _name_spelled(low, vocabulary) or word
     return _WORD.sub(read, text)
