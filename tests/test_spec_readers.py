@@ -246,6 +246,11 @@ def test_a_value_read_sentences_after_its_entity_points_at_its_own_sentence(voca
     ("一台 Inf2 最多能塞几颗 Inferentia2", "zh", "chip_count"),
     ("Максимальное число чипов Inferentia2 в одном инстансе Inf2?", "ru", "chip_count"),  # "число" as "number of"
     ("Количество чипов TPU v5p в одном поде?", "ru", "pod_size"),
+    # a pod or host of GPUs is asked as one of chips ("SuperPod": a pod by another name)
+    ("How many GPUs are in an H100 SuperPod?", "en", "pod_size"),
+    ("Сколько GPU в H100 SuperPod?", "ru", "pod_size"),
+    ("H100 SuperPod 一共多少块 GPU？", "zh", "pod_size"),
+    ("how many accelerators per host on a TPU v5e?", "en", "host_size"),
     # the share of the peak a measured figure reaches is the efficiency, named as a share
     ("Which reaches a higher fraction of its theoretical bf16 peak in matmul benchmarks, Gaudi 2 or H100 SXM?", "en",
      "matmul_efficiency"),
@@ -489,6 +494,27 @@ def test_a_count_written_as_a_compound_adjective_counts_per_the_noun_it_qualifie
     facts, _, _, _ = _read("TPU v5p comes in 4-chip hosts, up to an 8960-chip pod.\n", vocabulary)
     found = {(f.entity, f.attribute, f.value) for f in facts}
     assert ("google-tpu-v5p", "host_size", 4) in found and ("google-tpu-v5p", "pod_size", 8960) in found
+
+
+@pytest.mark.parametrize("body, lang, attribute, value", [
+    ("*（图片缺失）1024 GPU 的 H100 SuperPod。\n", "zh", "pod_size", 1024),
+    ("An H100 SuperPod holds 1024 GPUs.\n", "en", "pod_size", 1024),
+    ("A TPU v4 pod has 4096 chips.\n", "en", "pod_size", 4096),  # "N chips" counts chips as "N GPUs" does
+    ("TPU v4 scales out: a single pod of 4096 chips does 1.1 exaflops.\n", "en", "pod_size", 4096),
+    ("- H100 节点：8 GPU，每 GPU 450GB/s\n", "zh", "host_size", 8),
+    ("A TPU v5p host has 4 chips.\n", "en", "host_size", 4),
+])
+def test_chips_counted_beside_a_chips_pod_or_host_count_per_that_whole(vocabulary, body, lang, attribute, value):
+    # a chip named with the whole it makes up ("H100 SuperPod") owns the whole's count: no machine's count of a chip
+    facts, _, _, _ = _read(body, vocabulary, lang)
+    assert attribute in {f.attribute for f in facts}
+    assert [f.value for f in facts if f.attribute == attribute] == [value]
+    assert not [f for f in facts if f.attribute == "chip_count"]
+
+
+def test_chips_counted_with_no_whole_after_the_chips_name_stay_no_fact_of_the_chip(vocabulary):
+    facts, _, _, _ = _read("8 H100 GPUs are linked by NVSwitch.\n", vocabulary)
+    assert not [f for f in facts if f.attribute in ("chip_count", "pod_size", "host_size")]
 
 
 @pytest.mark.parametrize("body, lang, entity", [

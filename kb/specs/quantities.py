@@ -153,6 +153,8 @@ def quantities(text: str) -> list[Quantity]:
         approx = bool(_APPROX.search(before))
         bound = "at_most" if _AT_MOST.search(before) else ("at_least" if _AT_LEAST.search(before) else None)
         found = _unit_after(text, end)
+        if found and found[0] == "chips" and _count_after(text, end):
+            found = None  # "4096 chips": a count of chips, read as one below, not a unit of measure
         precision = _PRECISION.match(text, end) if not found else None
         if precision and (behind := _unit_after(text, precision.end())) and behind[0] in UNITS and \
                 UNITS[behind[0]].dimension == "ops/s":
