@@ -7,6 +7,9 @@ Rules: Chinese ends a sentence at 。！？； (and ！？ full-width forms) wit
 no space needed; English and Russian end at . ! ? … followed by space and a
 capital, digit, quote or bracket, unless the word before the dot is a
 known abbreviation; a dot between digits ("13.11") never ends a sentence.
+Scraped text sometimes loses the space after a full stop ("optical
+switches.Note that"): a lower-case word, a dot and a capitalized word end a
+sentence too, unless the dot is part of a link, a path or code.
 A blank line always ends one: a figure caption or a heading without a full
 stop is not the start of the next paragraph. So does a line that starts a
 list item ("- ", "* ", "2. "): an item without a full stop is not the start
@@ -19,7 +22,7 @@ import re
 
 from kb.language import HAN, is_han
 
-SENTENCE_RULES = 3  # bump when the rules change: chunks and sentence spans depend on them
+SENTENCE_RULES = 4  # bump when the rules change: chunks and sentence spans depend on them
 
 _ABBREVIATIONS = {
     # English
@@ -31,6 +34,10 @@ _ABBREVIATIONS = {
 }
 _CJK_END = re.compile(r"[。！？；!?]+[”’」』）)]*")
 _LATIN_END = re.compile(rf"[.!?…]+[\"'»”’)\]]*(?=\s+[\"'«“(\[*]?[A-ZА-ЯЁ0-9{HAN}`*\-])|[.!?…]+[\"'»”’)\]]*(?=\s*$)")
+
+# "switches.Note that": a full stop that lost its space, between a lower-case word and a capitalized one
+_LOST_SPACE = re.compile(r"(?<=[a-zа-яё]{2})\.(?=[A-ZА-ЯЁ][a-zа-яё]+\s)")
+_LINKED = re.compile(r"[/:@`\\_=]")  # a dot in a token with these is a link's, a path's or code's
 
 
 def _is_abbreviation(text: str, dot: int) -> bool:
@@ -56,6 +63,11 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
         if match.group(0).startswith(".") and _is_abbreviation(text, match.start()):
             continue
         cuts.add(match.end())
+    for match in _LOST_SPACE.finditer(text, start, end):
+        token_start = max(text.rfind(" ", start, match.start()), text.rfind("\n", start, match.start())) + 1
+        token_end = next((k for k in range(match.end(), end) if text[k].isspace()), end)
+        if not _LINKED.search(text, token_start, token_end) and not _is_abbreviation(text, match.start()):
+            cuts.add(match.end())
     spans: list[tuple[int, int]] = []
     begin = start
     for cut in sorted(cuts) + [end]:

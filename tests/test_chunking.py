@@ -20,6 +20,11 @@ from kb.sentences import sentence_spans, split_sentences
     # a list item without a full stop ends where the next item starts; a wrapped line does not end it
     ("- B300 cut FP64 hard - not a strict upgrade\n- H200 - mainly the same as H100\n  with more memory\n2. last",
      ["- B300 cut FP64 hard - not a strict upgrade", "- H200 - mainly the same as H100\n  with more memory", "2. last"]),
+    # a full stop that lost its space in scraping still ends a sentence; one inside a link, a path or code does not
+    ("provided by the optical switches.Note that a `2x2x4` won't. Это важно.Обратите внимание.",
+     ["provided by the optical switches.", "Note that a `2x2x4` won't.", "Это важно.", "Обратите внимание."]),
+    ("See https://example.com/docs.Html now, or `torch.Tensor` on docs.Google.com here.",
+     ["See https://example.com/docs.Html now, or `torch.Tensor` on docs.Google.com here."]),
 ])
 def test_sentences(text, expected):
     assert split_sentences(text) == expected
