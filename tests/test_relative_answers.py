@@ -336,3 +336,30 @@ def test_the_cpus_ram_is_host_memory_and_never_the_accelerators_hbm(table):
                            ("Сколько оперативной памяти у видеокарты H100?", "ru")):
         query, spec = lookup(table, question, lang)
         assert query.attribute == "memory_capacity" and spec.found, question
+
+
+@pytest.mark.parametrize(("question", "lang", "winner", "factor"), [
+    ("Gaudi vs A100 for ResNet-50 training: which one is cheaper per image?", "en", "intel-gaudi", "46%"),
+    ("Что дешевле в ResNet-50 по стоимости одного изображения: Gaudi или V100?", "ru", "intel-gaudi", "61%"),
+    # asked the other way round, the costlier one is named
+    ("跑 ResNet50 训练，按每张图片成本算，Gaudi 和 V100 哪个更贵", "zh", "nvidia-v100", "61%"),
+])
+def test_a_cost_of_work_done_is_its_own_attribute_stated_by_relation(table, question, lang, winner, factor):
+    # "Gaudi处理每张图片的成本要比A100低46%，更是比V100低了61%": the cue of the cost per image, not the "成本" inside
+    # it that names a price per hour, is the attribute of both relations
+    assert table.relation_between("intel-gaudi", "nvidia-a100-sxm", "cost_per_sample").factor == "46%"
+    query, spec = lookup(table, question, lang)
+    assert query.attribute == "cost_per_sample" and query.kind == "comparison"
+    assert factor in spec.answer.text.replace("％", "%")
+    named = table.vocabulary.entities[winner].display_name(lang)
+    loser = next(e for e in query.entities if e != winner)
+    assert spec.answer.text.index(named) < spec.answer.text.index(table.vocabulary.entities[loser].display_name(lang))
+
+
+def test_a_machine_compared_with_a_chip_is_compared_by_its_own_chip(table):
+    # a trn2.48xlarge's bandwidth is per instance, the Gaudi3's per chip: the Trn2's Trainium2 stands for it
+    query, spec = lookup(table, "trn2 или gaudi3 - у кого HBM шустрее по пропускной?", "ru")
+    assert query.kind == "comparison" and isinstance(spec.answer, ComparisonAnswer)
+    assert spec.answer.comparable and spec.answer.higher == "intel-gaudi3" and spec.answer.lower == "aws-trainium2"
+    _, spec = lookup(table, "Trn2 or H100, which has more HBM?", "en")
+    assert spec.answer.comparable and spec.answer.higher == "aws-trainium2"

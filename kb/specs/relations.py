@@ -93,15 +93,18 @@ def read_relation(text: str, m: re.Match, mentions: list[Mention], vocabulary: V
     left, right = clause(text, m.start(), m.end())
     lo = max(0, left - WINDOW)
     words = text[lo:right].lower()
-    distance: dict[str, int] = {}  # each attribute cued in the clause, by its distance to the comparative word
+    # each attribute cued in the clause, by the gap between its cue and the comparative word; of two as near, the
+    # longer cue ("每张图片的成本" over the "成本" inside it)
+    distance: dict[str, tuple[int, int]] = {}
+    at = m.start("word")
     for attr in vocabulary.attributes.values():
         for cue in attr.cue_patterns("en", lang):
             for c in re.finditer(cue, words):
-                d = abs(lo + c.start() - m.start("word"))
-                distance[attr.id] = min(distance.get(attr.id, 10**6), d)
+                gap = max(lo + c.start() - at, at - (lo + c.end()), 0)
+                distance[attr.id] = min(distance.get(attr.id, (10**6, 0)), (gap, -(c.end() - c.start())))
     word = m.group("word").lower()
     if word in ("faster", "slower", "быстрее", "медленнее", "快", "慢") and not distance:
-        distance = {"peak_compute": 0}  # "2-3x faster" without a named attribute is about compute
+        distance = {"peak_compute": (0, 0)}  # "2-3x faster" without a named attribute is about compute
     attribute = min(distance, key=distance.get) if distance else None
     # a price of work done ("cost per image", "每张图片的成本") is not the price of the hardware
     if attribute is None or attribute == "price_per_hour" and PER_WORK.search(words):

@@ -104,3 +104,22 @@ def value_range(facts: list[Fact], unit: str) -> tuple[float, float] | None:
     return (min(values), max(values)) if values else None
 
 
+
+
+def chips_alike(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]]) -> dict[str, list[Fact]]:
+    """Two things compared where one side's figure is per chip and the other's is of a machine built of one kind of
+    chip ("трн2 или gaudi3": a trn2.48xlarge against the Gaudi3): the machine's chip stands for it, so like is
+    compared with like rather than declared "not comparable". Anything else is returned as it was."""
+    if len(per_entity) != 2:
+        return per_entity
+    out = dict(per_entity)
+    for side, other in (tuple(per_entity), tuple(reversed(per_entity))):
+        theirs = {f.scope for f in per_entity[other] if f.is_number}
+        part = table.vocabulary.entities[side].parts
+        if part is None or part.chip in per_entity or not theirs or \
+                {f.scope for f in per_entity[side] if f.is_number} & theirs:
+            continue
+        chips = [f for f in select(table, query, part.chip)[0] if f.scope in theirs]
+        if chips:
+            out = {(part.chip if e == side else e): (chips if e == side else facts) for e, facts in out.items()}
+    return out
