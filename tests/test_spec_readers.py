@@ -251,6 +251,9 @@ def test_a_value_read_sentences_after_its_entity_points_at_its_own_sentence(voca
     ("Сколько GPU в H100 SuperPod?", "ru", "pod_size"),
     ("H100 SuperPod 一共多少块 GPU？", "zh", "pod_size"),
     ("how many accelerators per host on a TPU v5e?", "en", "host_size"),
+    # a word of what kind of on-chip memory between "on-chip" and "memory" keeps it on the chip, no HBM
+    ("which has more fast on-chip scratch memory: H100 (SMEM) or TPU v5p (VMEM)?", "en", "fast_onchip_memory"),
+    ("H100 on chip scratchpad memory size?", "en", "fast_onchip_memory"),
     # the share of the peak a measured figure reaches is the efficiency, named as a share
     ("Which reaches a higher fraction of its theoretical bf16 peak in matmul benchmarks, Gaudi 2 or H100 SXM?", "en",
      "matmul_efficiency"),
