@@ -84,6 +84,10 @@ def is_anchor_candidate(token: str) -> bool:
     return any(ch.isdigit() for ch in token) or (token.isascii() and token.isalpha() and len(token) > 1)
 
 
+def _weight(token: str) -> float:
+    return 3.0 if any(ch.isdigit() for ch in token) else 1.0
+
+
 class LexicalIndex:
     """BM25 over chunk texts, plus the anchor vocabulary shared across languages."""
 
@@ -162,10 +166,12 @@ class LexicalIndex:
         return spans
 
     def overlap(self, question: list[str], text: str, same_language: bool) -> float:
-        """The share of the question's distinct tokens that ``text`` holds; in another language's
-        text only the anchors among them can match."""
+        """The share of the question's distinct tokens that ``text`` holds, a token with a digit (an identifier:
+        "2x2x1", "v6e") weighing three plain words: a sentence naming the slice or model asked beats one that
+        shares only common words with the question. In another language's text only the anchors can match."""
         asked = set(question)
         if not asked:
             return 0.0
         wanted = asked if same_language else asked & self.anchors
-        return len(set(tokenize(text)) & wanted) / len(asked)
+        held = set(tokenize(text)) & wanted
+        return sum(map(_weight, held)) / sum(map(_weight, asked))

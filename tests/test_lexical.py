@@ -43,6 +43,18 @@ def test_anchors_are_shared_names_and_numbers_not_stray_words():
     assert "the" not in index.anchors
 
 
+def test_an_identifier_the_question_names_outweighs_its_plain_words_in_a_sentence():
+    # "2x2x1" asked: the sentence naming that slice holds more of the question than one with "full cube" and another
+    # slice's name; across languages, only the shared identifier counts
+    index = LexicalIndex.build(["Smaller topologies (e.g. 2x2x1) have no wraparounds.",
+                                "Note that a 2x2x4 has no wraparounds off a full cube."], ["en", "en"])
+    question = tokenize("What is the catch with a small TPU slice like 2x2x1 instead of a full cube?")
+    named, plain = (index.overlap(question, text, True) for text in (
+        "Smaller topologies (e.g. 2x2x1) have no wraparounds.", "Note that a 2x2x4 has no wraparounds off a full cube."))
+    assert named > plain > 0
+    assert index.overlap(tokenize("Чем плох слайс 2x2x1 без полного куба?"), "Smaller topologies (e.g. 2x2x1).", False) > 0
+
+
 def test_scores_rank_matching_text_first():
     index = LexicalIndex.build(["Trainium2 has 96 GiB of HBM", "TPU v5e has 16GB of HBM", "Gaudi costs 13.11 USD"],
                                ["en", "en", "en"])
