@@ -10,6 +10,7 @@ from kb.corpus import load_corpus, parse_article
 from kb.specs.facts import FactTable
 from kb.specs.present import lookup
 from kb.specs.prose import FACT_CONFIDENCE, read_prose
+from kb.specs.quantities import quantities
 from kb.specs.questions import understand
 from kb.specs.report import COVERAGE_TARGET, coverage, table_statements
 from kb.specs.units import format_count, numbers_in
@@ -566,3 +567,20 @@ def test_a_factor_or_another_chips_count_is_no_machines_chip_count(vocabulary):
     facts, _, _, _ = _read("- Vera Rubin NVL72 - the 72 GPUs supernode at NVLink speed\n", vocabulary)
     assert not [f for f in facts if f.attribute == "chip_count"]
     assert "2x faster chips" not in {s.quantity for s in statements}
+
+
+def test_ethernet_ports_on_a_chip_are_its_links_and_a_ports_speed_is_no_count(vocabulary):
+    assert [(q.value, q.unit) for q in quantities("24x 100 Gigabit Ethernet (RoCEv2) integrated on chip")] == \
+        [(24, "links")]
+    assert [(q.value, q.unit) for q in quantities("Gaudi2 集成了 24 个 100G 以太网口")] == [(24, "links")]
+    assert not quantities("a 100 Gigabit Ethernet port") and not quantities("400G Ethernet ports")
+    # under a heading that names the chip, the chip named only later in the sentence (in brackets, beside "between
+    # nodes" in a later clause) is still the one the ports are on
+    facts, _, _, _ = _read("### Intel Gaudi\n\n- 24x 100 Gigabit Ethernet (RoCEv2) integrated on chip - 21 of which are "
+                           "used for intra-node (262.5GBps per Gaudi chip), and 3 for inter-node (2.4Tbps between "
+                           "nodes)\n", vocabulary)
+    assert [(f.entity, f.value) for f in facts if f.attribute == "link_count"] == [("intel-gaudi", 24)]
+    # with no heading naming it, a chip named only after the figure stays in doubt
+    facts, candidates, _, _ = _read("- 24x 100 Gigabit Ethernet (RoCEv2) integrated on chip, and more "
+                                    "(262.5GBps per Gaudi chip)\n", vocabulary)
+    assert not [f for f in facts if f.attribute == "link_count"]

@@ -108,7 +108,9 @@ def _whole_of_chips(text: str, q: Quantity, mentions: list[Mention], vocabulary:
 def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
                  mentions: list[Mention] = (), label: str = "") -> tuple[str | None, str]:
     """The quantity's attribute and why (or why none)."""
-    if q.unit == "links" and _NOT_THE_CHIPS.search(text):  # of the sentence: "pairs 2 and 6 ... connect via"
+    # of the sentence up to the end of the figure's clause: "pairs 2 and 6 ... connect via"; not a later clause's
+    # "(2.4Tbps between nodes)"
+    if q.unit == "links" and _NOT_THE_CHIPS.search(text, 0, clause(text, q.start, q.end)[1]):
         return None, "links of a part or between two parts, not a chip's count"
     if q.counted:
         if q.unit_text.startswith("-") and (container := _container(text, q, vocabulary)):

@@ -32,8 +32,9 @@ _HAN_NUMBER = re.compile(r"(十[一二三四五六七八九]?|[一两二三四�
 LOCAL_UNITS = {"美元": "USD", "долл": "USD", "usd": "USD", "$": "USD", "瓦": "W", "вт": "W", "纳米": "nm", "нм": "nm",
                "гб": "GB", "тб": "TB", "гбит/с": "Gbps", "兆赫": "MHz", "ггц": "GHz", "мгц": "MHz"}
 # Between a number and "links": a width ("16-wide", "x16"), or a word that makes the number count something else
-# ("2 of its links", "2 hops over links")
-_NOT_LINK_COUNT = re.compile(r"^-|\bx\d+\b|\b(?:of|in|on|over|hops?|with|to|via|for)\b", re.IGNORECASE)
+# ("2 of its links", "2 hops over links"), or a rate ("100 Gigabit Ethernet", "400G Ethernet ports": a port's speed)
+_NOT_LINK_COUNT = re.compile(r"^-|\bx\d+\b|\b(?:of|in|on|over|hops?|with|to|via|for)\b|^\s*(?:g|gb|gbe|gbit|gigabit)\b",
+                             re.IGNORECASE)
 # A number right after a link's or bus's name is its version or generation ("NVLink 4.0 links", "PCIe Gen 5"), no count
 _LINK_VERSION = re.compile(r"(?:nvlink|neuronlink|pcie|gen|ici|fabric|version|xgmi)[\s-]*v?$", re.IGNORECASE)
 # Nouns that say what a number counts (after at most one name or word between them: "16 Trainium2 chips").
@@ -54,7 +55,9 @@ COUNT_NOUNS = [
     # a link is named by the words before it ("seven high-bandwidth, low-latency AMD Infinity Fabric links",
     # "18 条 NVLink"), not by words that join another thing counted ("8 GPUs with NVLink links")
     (r"(?:(?!(?:with|and|or|of|per|each|to|via|the|in|on|for|gpus?|chips?|nodes?|hops?)\b)[a-z0-9.™-]+,?\s+){0,5}?links|"
-     r"(?:[a-z0-9.-]+-)?линк\w*|条\s*(?:[a-z0-9.-]+\s*)?(?:nvlink|链路|链接|link)|个\s*(?:[a-z0-9.-]+\s*)?(?:链路|链接)",
+     r"(?:[a-z0-9.-]+-)?линк\w*|条\s*(?:[a-z0-9.-]+\s*)?(?:nvlink|链路|链接|link)|个\s*(?:[a-z0-9.-]+\s*)?(?:链路|链接)|"
+     # ports of a network integrated on a chip ("24x 100 Gigabit Ethernet", "24 个 100G 以太网口") are its links
+     r"ethernet(?:\s+ports?)?|个\s*(?:[a-z0-9.-]+\s*)?以太网(?:端)?口",
      "links", "links"),
 ]
 # "16 x Trainium chips", "8 x A100 80GB GPU": after a times sign, a name and a size may stand before the noun
