@@ -23,10 +23,14 @@ DRAWBACK = re.compile(
 # What to do or set is asked ("what do I need to set in the kernel so that the MI300X gets good matmul performance",
 # "что нужно настроить", "需要设置什么"): an action, not a figure, though an attribute is named as the aim.
 ACTION = re.compile(r"\bwhat (?:do|should|must|can) (?:i|we|you) (?:[a-z]+ )?(?:need to |have to )?(?:set|do|configure|change|"
-                    r"enable|disable|install|tune|turn on|turn off)\b|\bhow (?:do|should|can) (?:i|we|you) (?:set|configure|tune|"
-                    r"enable)\b|(?<![а-яё])что (?:[а-яё]+ )?(?:нужно|надо|следует|стоит|необходимо) (?:[а-яё]+ )?(?:сделать|"
-                    r"настроить|включить|выключить|отключить|установить|изменить|поменять)|"
-                    r"(?:需要|应该|要)(?:设置|做|配置|修改|开启|关闭|调整)什么|怎么(?:设置|配置|调)")
+                    r"enable|disable|install|tune|tweak|check|turn on|turn off)\b|\bhow (?:do|should|can) (?:i|we|you) (?:set|configure|tune|"
+                    r"enable)\b|\bwhat (?:settings?|knobs?) (?:should|do|to|must)\b|"
+                    r"(?<![а-яё])что (?:[а-яё]+ )?(?:нужно|надо|следует|стоит|необходимо) (?:[а-яё]+ )?(?:сделать|"
+                    r"настроить|включить|выключить|отключить|установить|изменить|поменять|проверить|подкрутить)|"
+                    r"(?<![а-яё])что (?:проверить|настроить|подкрутить)(?![а-яё])|"
+                    r"(?:需要|应该|要)(?:设置|做|配置|修改|开启|关闭|调整)什么|怎么(?:设置|配置|调)|"
+                    # "有什么要调的", "要检查哪些": something to tune or check, no figure
+                    r"有什么(?:需要|要|该|可以)?(?:调|调整|调优|设置|配置|修改|检查)|(?:调|调整|调优|设置|配置|检查)(?:什么|哪些)")
 # A figure asked in so many words ("how much", "сколько", "多少", 几 but not 几乎 "almost"); a word of rate asks one
 # too (see ``rate_asked``).
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几(?!乎)|是多少")

@@ -637,7 +637,11 @@ def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, at
     ("What do I need to set in the Linux kernel so that the MI300X gets good matmul performance?", "en"),
     ("What should I configure for good MI300X matmul performance?", "en"),
     ("Что нужно настроить в ядре Linux, чтобы MI300X показывал нормальную производительность matmul?", "ru"),
-    ("为了让 MI300X 的矩阵乘法性能正常，Linux 内核需要设置什么？", "zh")])
+    ("为了让 MI300X 的矩阵乘法性能正常，Linux 内核需要设置什么？", "zh"),
+    # something to tune or check, asked as users put it
+    ("MI300X 上 matmul 性能一直上不去，系统层面有什么要调的？", "zh"),
+    ("Our MI300X matmul TFLOPS look way below spec. What should we check first?", "en"),
+    ("MI300X: matmul TFLOPS низкие, что проверить в системе?", "ru")])
 def test_a_thing_to_do_asked_is_no_figure_though_an_attribute_is_its_aim(table, question, lang):
     assert understand(question, lang, table) is None
 
