@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.language import HAN
+from kb.language import HAN, detect_language
+from kb.lexical import tokenize
 from kb.response import ComparisonAnswer
 from kb.specs.clauses import compared
 
@@ -75,8 +76,9 @@ ASPECTS = (
             r"能效|更高效|效率更高|省电|节能|功耗更低", "more efficient", "эффективнее", "更高效"),
     _aspect("scale", "higher", r"scales? (?:to|better)|larger topolog|more scalable|лучше масштаб|"
             r"масштабиру\w* лучше|扩展性更|更易扩展", "more scalable", "лучше масштабируется", "更易扩展"),
-    _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|(?<![а-яё])лучш\w+|"
-            r"превосход\w*|обгоня\w*|выигрыва\w*|преимуществ\w*|更好|优势|更强|胜过|优于|占优", "better", "лучше", "更好"),
+    _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|\bpreferred\b|(?<![а-яё])лучш\w+|"
+            r"превосход\w*|обгоня\w*|выигрыва\w*|преимуществ\w*|предпочита\w*|предпочтительн\w*|更好|优势|更强|胜过|优于|"
+            r"占优|首选", "better", "лучше", "更好"),
 )
 # a negation right before the comparative, or one word before it ("not always cheaper", "не всегда дешевле"); in
 # Chinese a few characters, the other side between ("不一定更便宜", "不一定比 GPU 便宜"), but "不仅"/"不但" (not only) affirm
@@ -87,6 +89,30 @@ _PHRASE = 32  # characters between "better" and the aspect that says what is bet
 _CLAUSE_MARK = re.compile(r"[,，、;；]|\s(?:and|but|и|но|а)\s")
 
 
+# A question asking in which cases one is the better pick ("В каких случаях лучше взять GPU, а не TPU?", "什么场景下选
+# GPU 更合适") asks for the scenarios, which the passages give: no verdict answers it.
+_SCENARIOS = re.compile(r"\bin (?:which|what) (?:cases?|situations?|scenarios?)\b|\bwhen (?:is|are|should|would|does|do)\b.*"
+                        r"\b(?:better|prefer\w*|pick|choose)\b|(?<![а-яё])в как\w+ (?:случа\w+|ситуаци\w+|сценари\w+)|"
+                        r"(?<![а-яё])когда (?:лучше|стоит|имеет смысл)|什么(?:场景|情况|时候)|哪些(?:场景|情况)")
+# The purpose a comparative is said for ("для быстрых экспериментов", "for PyTorch", "用于推理"): a general "better"
+# holds only for it
+_PURPOSE = re.compile(r"\bfor\s+([^,.;?!]{2,60})|(?<![а-яё])для\s+([^,.;?!]{2,60})|(?:用于|用来|适合)([^，。,？?！]{1,20})")
+
+
+def _without_comparatives(low: str) -> str:
+    """The text without its comparative words: "быстрее" shares its stem with the "быстрых" of a purpose."""
+    for aspect in ASPECTS:
+        for pattern in (aspect.pattern, aspect.inverse):
+            low = pattern.sub(" ", low) if pattern else low
+    return low
+
+
+def _purpose_words(low: str) -> frozenset[str]:
+    """The words of the purposes a text names, without the class words."""
+    words = {t for m in _PURPOSE.finditer(low) for t in tokenize(next(g for g in m.groups() if g))}
+    return frozenset(w for w in words if not any(p.fullmatch(w) for p in CLASSES.values()))
+
+
 @dataclass(frozen=True)
 class ClassQuestion:
     classes: tuple[str, str]
@@ -94,6 +120,8 @@ class ClassQuestion:
     # the aspects asked by the opposite comparative ("Which is more expensive, TPU or GPU?")
     inverted: frozenset[str] = frozenset()
     standing: str | None = None  # the class a product named stands for: a sentence must then name both classes
+    purpose: frozenset[str] = frozenset()  # the words of the purpose the question asks about ("для экспериментов")
+    lang: str | None = None
 
 
 @dataclass(frozen=True)
@@ -191,10 +219,11 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
     if (names and not standing) or len(classes) != 2 or not (_offered(low) or premise):
         return None
     asked = _aspects_in(low)
-    if not asked:
+    if not asked or _SCENARIOS.search(low):
         return None
     return ClassQuestion(classes, tuple(dict.fromkeys(a.name for _, a, _ in asked)),  # type: ignore[arg-type]
-                         inverted=frozenset(a.name for _, a, inv in asked if inv), standing=standing)
+                         inverted=frozenset(a.name for _, a, inv in asked if inv), standing=standing,
+                         purpose=_purpose_words(low), lang=detect_language(text))
 
 
 def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion) -> list[ClassStatement]:
@@ -205,9 +234,16 @@ def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion)
     if question.standing and len({cls for _, cls in named} & set(question.classes)) < 2:
         return []  # a product stands for its class only where the sentence sets the two classes side by side
     classes = [(at, cls) for at, cls in named if cls in question.classes and not compared(low, at)]
+    # asked what is better for a purpose ("для быстрых экспериментов"), a sentence in the question's language that
+    # names none of its words ("TPU лучше подходят для TensorFlow", "обгоняют GPU ... в крупных нагрузках") states no
+    # verdict on it (across languages the words cannot be matched, and the verdict stands)
+    other_purpose = bool(question.purpose) and detect_language(text) == question.lang and \
+        not question.purpose & set(tokenize(_without_comparatives(low)))
     found = []
     for at, aspect, inverted in _aspects_in(low):
         before = [cls for start, cls in classes if start < at and at - start <= _NEAR]
+        if aspect.name == "better" and other_purpose:
+            continue
         if aspect.name in question.aspects and before:
             named, other = before[-1], next(c for c in question.classes if c != before[-1])
             # "GPU ... дороже": the class named with the opposite comparative loses

@@ -168,3 +168,27 @@ def test_better_that_a_telling_aspect_follows_says_that_aspect():
     # the aspect before it says so too ("能效更好" asks efficiency); across a clause mark it does not
     assert _question("TPU 和 GPU 哪个能效更好？").aspects == ("efficiency",)
     assert set(_question("Which is cheaper, and which is better overall, TPU or GPU?").aspects) == {"cost", "better"}
+
+
+def test_a_question_asking_in_which_cases_one_is_better_gets_the_scenarios_not_a_verdict():
+    for question in ("В каких случаях лучше взять GPU, а не TPU?", "In which cases is a GPU the better pick than a TPU?",
+                     "什么场景下选 GPU 而不是 TPU 更好？", "When is a GPU better than a TPU?"):
+        assert class_question(question, []) is None, question
+    assert class_question("Что лучше: TPU или GPU?", []) is not None
+
+
+def test_better_for_a_purpose_rests_only_on_a_sentence_that_names_it_in_the_questions_language():
+    asked = class_question("Что лучше брать для быстрых экспериментов и прототипов, TPU или GPU?", [])
+    assert asked is not None and {"эксперимент", "прототип"} <= asked.purpose
+    # "better" said for another purpose, or for none the question names ("быстрее" shares only a stem): no verdict
+    assert not statements("TPU лучше подходят для TensorFlow, тогда как GPU имеют более широкую поддержку.", [], asked)
+    assert not statements("TPU v4 могут быть в 2.8 раз быстрее и стабильно обгоняют GPU в крупных нагрузках.", [], asked)
+    # the purpose named: the class it is said of wins ("предпочитают" prefers)
+    found = statements("В то время как GPU предпочитают для экспериментов, прототипирования и обучения.", [], asked)
+    assert [(s.aspect.name, s.winner) for s in found] == [("better", "gpu")]
+    # across languages the words cannot be matched: the sentence's verdict stands
+    asked = class_question("Which is better for very large batch sizes, TPU or GPU?", [])
+    assert [s.winner for s in statements("TPU превосходят GPU в обработке больших партий данных.", [], asked)] == ["tpu"]
+    # no purpose asked: any "better" verdict stands
+    asked = class_question("TPU или GPU — что лучше?", [])
+    assert [s.winner for s in statements("TPU лучше подходят для TensorFlow.", [], asked)] == ["tpu"]
