@@ -173,8 +173,13 @@ def with_next_in_paragraph(index: KnowledgeIndex, hits: list[Hit], quote: tuple[
     return pos, start, e
 
 
-def _states_figure(sentence: str) -> bool:
-    return bool(quantities(sentence)) or _SCIENTIFIC.search(sentence) is not None
+# a count in Chinese with its measure word, whatever it counts ("336个Gaudi训练处理器")
+_MEASURED_COUNT = re.compile(r"(?<![A-Za-z0-9.])\d[\d,.]*\s*[个颗块台张条枚]")
+
+
+def states_figure(sentence: str) -> bool:
+    return bool(quantities(sentence)) or _SCIENTIFIC.search(sentence) is not None or \
+        _MEASURED_COUNT.search(sentence) is not None
 
 
 def with_figure(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -183,10 +188,10 @@ def with_figure(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
     pos, start, end = quote
     chunk_text = hits[pos].chunk.span_text
     spans, k = _sentences_around(index, hits, quote)
-    if k is None or _states_figure(chunk_text(start, end)):
+    if k is None or states_figure(chunk_text(start, end)):
         return quote
     for step in (1, -1):
-        if 0 <= k + step < len(spans) and _states_figure(chunk_text(*spans[k + step])):
+        if 0 <= k + step < len(spans) and states_figure(chunk_text(*spans[k + step])):
             s, e = spans[k + step]
             return pos, min(start, s), max(end, e)
     return quote

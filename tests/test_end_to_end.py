@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from kb.quoting import is_label
+from kb.quoting import is_label, states_figure
 
 
 def _top(client, question, k=5):
@@ -177,6 +177,16 @@ def test_asked_how_much_a_quote_that_states_no_figure_comes_with_the_sentence_be
         client, question, figure):
     body = client.post("/v1/ask", json={"question": question}).json()
     assert body["spec_answer"] is None and figure in body["answer"]["text"], body["answer"]
+
+
+@pytest.mark.parametrize(("sentence", "figure"), [
+    ("该超算集成了336个Gaudi训练处理器和16个Goya推理处理器。", True),  # a count by its measure word, whatever it counts
+    ("即使 10GB 数组也只能达到 ~370GB/s。", True), ("`2.5e12` bytes/s", True),
+    ("这里的Voyager可不是TOP500新晋第十名的Voyager-EUS2。", False),  # digits of a name
+    ("8xH100 节点的 AllReduce 带宽。", False),
+])
+def test_a_sentence_states_a_figure_by_a_quantity_or_a_count_with_its_measure_word(sentence, figure):
+    assert states_figure(sentence) is figure
 
 
 @pytest.mark.parametrize("question", ["В каком году Intel приобрела Habana Labs?", "What year did Intel buy Habana Labs?"])
