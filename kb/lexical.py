@@ -85,7 +85,9 @@ def is_anchor_candidate(token: str) -> bool:
 
 
 def _weight(token: str) -> float:
-    return 3.0 if any(ch.isdigit() for ch in token) else 1.0
+    """An identifier, letters and digits together ("2x2x1", "v6e", "h100"), weighs three plain words; a bare number
+    ("2" of "Gaudi 2", "51") one."""
+    return 3.0 if any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token) else 1.0
 
 
 class LexicalIndex:
@@ -166,7 +168,7 @@ class LexicalIndex:
         return spans
 
     def overlap(self, question: list[str], text: str, same_language: bool) -> float:
-        """The share of the question's distinct tokens that ``text`` holds, a token with a digit (an identifier:
+        """The share of the question's distinct tokens that ``text`` holds, an identifier (letters and digits:
         "2x2x1", "v6e") weighing three plain words: a sentence naming the slice or model asked beats one that
         shares only common words with the question. In another language's text only the anchors can match."""
         asked = set(question)

@@ -64,7 +64,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             continue
         cuts.add(match.end())
     for match in _LOST_SPACE.finditer(text, start, end):
-        token_start = max(text.rfind(" ", start, match.start()), text.rfind("\n", start, match.start())) + 1
+        token_start = max(start, text.rfind(" ", start, match.start()) + 1, text.rfind("\n", start, match.start()) + 1)
         token_end = next((k for k in range(match.end(), end) if text[k].isspace()), end)
         if not _LINKED.search(text, token_start, token_end) and not _is_abbreviation(text, match.start()):
             cuts.add(match.end())

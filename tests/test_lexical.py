@@ -83,3 +83,9 @@ def test_lexical_match_is_the_share_of_what_the_question_can_attain():
     assert floored[2] == 0  # a passage sharing a word or two with the question gets no lexical credit
     assert np.all(floored <= share)
     assert not lexical_match(raw, 0.0, 0.5).any()  # no known word: no lexical evidence at all
+
+
+def test_a_bare_number_weighs_as_a_plain_word():
+    index = LexicalIndex.build(["Gaudi 2 settings", "see footnote 2"], ["en", "en"])
+    question = tokenize("What settings should I use on Gaudi 2?")
+    assert index.overlap(question, "Gaudi settings for training", True) > index.overlap(question, "footnote 2", True)

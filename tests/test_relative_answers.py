@@ -356,10 +356,15 @@ def test_a_cost_of_work_done_is_its_own_attribute_stated_by_relation(table, ques
     assert spec.answer.text.index(named) < spec.answer.text.index(table.vocabulary.entities[loser].display_name(lang))
 
 
-def test_a_machine_compared_with_a_chip_is_compared_by_its_own_chip(table):
-    # a trn2.48xlarge's bandwidth is per instance, the Gaudi3's per chip: the Trn2's Trainium2 stands for it
+def test_a_machine_compared_with_a_chip_is_not_comparable_and_its_own_chip_is_compared_after(table):
+    # a trn2.48xlarge's bandwidth is per instance, the Gaudi3's per chip: both are said, the instance's first
     query, spec = lookup(table, "trn2 или gaudi3 - у кого HBM шустрее по пропускной?", "ru")
     assert query.kind == "comparison" and isinstance(spec.answer, ComparisonAnswer)
-    assert spec.answer.comparable and spec.answer.higher == "intel-gaudi3" and spec.answer.lower == "aws-trainium2"
-    _, spec = lookup(table, "Trn2 or H100, which has more HBM?", "en")
-    assert spec.answer.comparable and spec.answer.higher == "aws-trainium2"
+    text = spec.answer.text
+    assert text.startswith("Несравнимо") and "AWS Trainium2" in text and text.index("Несравнимо") < text.index("3,7")
+    assert spec.answer.higher == "intel-gaudi3" and spec.answer.lower == "aws-trainium2"
+    _, spec = lookup(table, "Does trn2.48xlarge have more memory bandwidth than the H100?", "en")
+    assert spec.answer.text.startswith("Not comparable") and "Chip against chip" in spec.answer.text
+    # two machines are never compared by their chips
+    _, spec = lookup(table, "Trn2 UltraServer vs GB200 NVL72: which has more FP8 compute?", "en")
+    assert "Chip against chip" not in spec.answer.text

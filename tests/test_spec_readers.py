@@ -574,13 +574,27 @@ def test_ethernet_ports_on_a_chip_are_its_links_and_a_ports_speed_is_no_count(vo
         [(24, "links")]
     assert [(q.value, q.unit) for q in quantities("Gaudi2 集成了 24 个 100G 以太网口")] == [(24, "links")]
     assert not quantities("a 100 Gigabit Ethernet port") and not quantities("400G Ethernet ports")
-    # under a heading that names the chip, the chip named only later in the sentence (in brackets, beside "between
-    # nodes" in a later clause) is still the one the ports are on
-    facts, _, _, _ = _read("### Intel Gaudi\n\n- 24x 100 Gigabit Ethernet (RoCEv2) integrated on chip - 21 of which are "
-                           "used for intra-node (262.5GBps per Gaudi chip), and 3 for inter-node (2.4Tbps between "
-                           "nodes)\n", vocabulary)
-    assert [(f.entity, f.value) for f in facts if f.attribute == "link_count"] == [("intel-gaudi", 24)]
-    # with no heading naming it, a chip named only after the figure stays in doubt
-    facts, candidates, _, _ = _read("- 24x 100 Gigabit Ethernet (RoCEv2) integrated on chip, and more "
-                                    "(262.5GBps per Gaudi chip)\n", vocabulary)
+    # a chip named only after the figure, in brackets ("per Gaudi chip"), stays in doubt even under a heading that
+    # names it: "### Intel Gaudi" names a line whose section describes a later generation (its 96 GiB is Gaudi2's)
+    facts, candidates, _, _ = _read("### Intel Gaudi\n\n- 24x 100 Gigabit Ethernet (RoCEv2) integrated on chip - 21 of "
+                                    "which are used for intra-node (262.5GBps per Gaudi chip), and 3 for inter-node "
+                                    "(2.4Tbps between nodes)\n", vocabulary)
     assert not [f for f in facts if f.attribute == "link_count"]
+    assert [(c.entity, c.value) for c in candidates if c.attribute == "link_count"] == [("intel-gaudi", 24)]
+
+
+@pytest.mark.parametrize(("question", "lang", "not_attribute"), [
+    # a pod's nodes, units or switches are no count of its chips
+    ("H100 SuperPod 有多少个节点？", "zh", "pod_size"), ("H100 SuperPod 有多少个 SU？", "zh", "pod_size"),
+    ("TPU v5p 的 pod 有多少台主机？", "zh", "pod_size"),
+    # "примерно" (about) is no "пример" (a sample)
+    ("Стоимость примерно какая у DL1 в час?", "ru", "cost_per_sample"),
+])
+def test_words_near_a_cue_that_ask_something_else_do_not_name_it(table, question, lang, not_attribute):
+    query = understand(question, lang, table)
+    assert query is None or query.attribute != not_attribute
+
+
+def test_a_russian_pod_is_a_whole_but_the_preposition_under_is_not(vocabulary):
+    facts, _, _, _ = _read("Поды TPU v4 под нагрузкой держат 4096 чипов.\n", vocabulary, "ru")
+    assert not [f for f in facts if f.attribute == "pod_size"]

@@ -78,27 +78,29 @@ def _container(text: str, q: Quantity, vocabulary: Vocabulary) -> str | None:
                 None)
 
 
-# The wholes chips make up, each counted by the attribute labelled "chips per <whole>": chips counted in a sentence
-# that names a chip with its whole right after it ("1024 GPU 的 H100 SuperPod", "an H100 SuperPod holds 1024 GPUs",
-# "H100 节点：8 GPU"), or with the whole right before the count ("a single pod of 8960 chips"), are the whole's
-_WHOLES = {"pod": r"(?:super\s*)?pods?\b|(?<![а-яё])под(?:а|е|у|ы|ов)?(?![а-яё])",
+# The wholes chips make up, each counted by the attribute labelled "chips per <whole>": chips counted in the clause of
+# (or just after) a chip named with its whole right after it ("1024 GPU 的 H100 SuperPod", "an H100 SuperPod holds 1024 GPUs",
+# "H100 节点：8 GPU"), or with the whole right before the count ("a single pod of 8960 chips"), are the whole's. (Not
+# the Russian "под" alone after a name: it is also the preposition "under", "for".)
+_WHOLES = {"pod": r"(?:super\s*)?pods?\b|(?<![а-яё])под(?:а|е|у|ы|ов)(?![а-яё])",
            "host": r"hosts?\b|nodes?\b|хост\w*|узл\w*|узел|主机|节点"}
 _WHOLE_AFTER_NAME = {whole: re.compile(rf"\s*(?:{words})", re.IGNORECASE) for whole, words in _WHOLES.items()}
-_WHOLE_BEFORE_COUNT = {whole: re.compile(rf"(?:{words})\s+(?:of|with|has|holds|contains|из|с|有|包含)\s*(?:up to\s+|до\s+)?$",
-                                         re.IGNORECASE) for whole, words in _WHOLES.items()}
+_WHOLE_BEFORE_COUNT = {whole: re.compile(rf"(?:{words}|(?<![а-яё])под)\s*(?:of|with|has|holds|contains|из|с|有|包含)\s*"
+                                         rf"(?:up to\s+|до\s+)?$", re.IGNORECASE) for whole, words in _WHOLES.items()}
 
 
 def _whole_of_chips(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary) -> str | None:
-    """For a count of chips that a sentence gives of a whole they make up, the attribute counting chips per that
-    whole; None where the count is not said of one."""
+    """For a count of chips said of a whole they make up, the attribute counting chips per that whole; None where
+    the count is not said of one."""
     def per(whole: str) -> str | None:
         return next((a.id for a in vocabulary.attributes.values() if a.unit == q.unit and
                      a.labels.get("en", "") == f"{q.unit} per {whole}"), None)
     for whole, pattern in _WHOLE_BEFORE_COUNT.items():
         if pattern.search(text[max(0, q.start - 40):q.start]):
             return per(whole)
+    left, right = clause(text, q.start, q.end)
     for m in mentions:
-        if vocabulary.entities[m.entity].kind == "chip":
+        if vocabulary.entities[m.entity].kind == "chip" and (left <= m.start < right or 0 <= q.start - m.end <= 24):
             for whole, pattern in _WHOLE_AFTER_NAME.items():
                 if pattern.match(text, m.end):
                     return per(whole)

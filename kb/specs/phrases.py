@@ -136,6 +136,9 @@ TEXTS = {
     "incomparable": {"en": "Not comparable: {a} is given {qa}, {b} {qb}.",
                      "ru": "Несравнимо: для {a} значение дано {qa}, для {b} — {qb}.",
                      "zh": "无法比较：{a} 的数值是{qa}，{b} 的是{qb}。"},
+    # after "incomparable", where a machine's own chip can be set against the other chip
+    "by_chip": {"en": "Chip against chip ({a} is built of {c}):", "ru": "Если сравнивать чипы ({a} построен на {c}):",
+                "zh": "按芯片比较（{a} 由 {c} 构成）："},
     "conflict": {"en": " Sources disagree for {a}: {values}.", "ru": " Источники расходятся для {a}: {values}.",
                  "zh": " 关于 {a} 的来源不一致：{values}。"},
     # a ranking of two by a stated relation: no other entity has a value

@@ -36,7 +36,7 @@ from kb.specs.phrases import (
     value_display,
 )
 from kb.specs.questions import SpecQuery, understand
-from kb.specs.selection import chips_alike, entry, merge_repeats, select, value_range
+from kb.specs.selection import by_own_chip, entry, merge_repeats, select, value_range
 from kb.specs.several import clause_readings
 from kb.specs.units import UNITS, convert
 
@@ -336,7 +336,7 @@ def answer_spec(table: FactTable, query: SpecQuery, lang: str, classes: set[str]
     label = table.vocabulary.attributes[query.attribute].label(lang)
     answer: SpecAnswer
     if query.kind == "comparison" and len(per_entity) >= 2:
-        answer = compare(table, query, chips_alike(table, query, per_entity), lang)
+        answer = by_own_chip(table, query, per_entity, compare(table, query, per_entity, lang), compare, lang)
     elif entries:
         # two articles stating the same value are two citations, one line of text; each entity asked keeps its
         # first figure before another's second one takes the room

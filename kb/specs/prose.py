@@ -101,9 +101,6 @@ class Statement:
     reason: str
 
 
-_NAMED_AFTER = "named only after it, in another clause"  # a doubt, unless the section's heading names it too
-
-
 def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary,
             attribute: str | None = None) -> tuple[str | None, str]:
     """The entity a quantity is about, and a doubt ("" when there is none)."""
@@ -131,7 +128,7 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
         # unless the thing is named only after the figure, in another clause ("16nm now, 7nm for Gaudi2")
         if subjects[0].start < q.start or subjects[0].start < right:
             return subjects[0].entity, ""
-        return subjects[0].entity, _NAMED_AFTER
+        return subjects[0].entity, "named only after it, in another clause"
     before = [m for m in subjects if m.end <= q.start]
     in_clause = [m for m in before if m.start >= left]
     if in_clause and len({m.entity for m in subjects if left <= m.start < right}) == 1 and \
@@ -197,7 +194,6 @@ class _Reading:
     relations: list[Relation] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
     title_subject: str | None = None  # the one entity the article's title names, if it names one
-    heading_subject: str | None = None  # the one entity the heading of the section being read names, if one
 
     def about_title(self, entity: str) -> bool:
         """Whether ``entity`` is the one the article's title names, or a member of that series."""
@@ -235,8 +231,6 @@ class _Reading:
             else:
                 entity, who = _entity(text, q, mentions, vocabulary, attribute)
                 quote_start = s
-                if who == _NAMED_AFTER and entity == self.heading_subject:
-                    who = ""  # "### Intel Gaudi" over "24x 100 Gigabit Ethernet ... (per Gaudi chip)": the section's
 
             skipped, fact = None, None
             if q.unit == "%" or DIFFERENCE.match(text[q.end:q.end + 24]):
@@ -326,8 +320,6 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
     for block in blocks:
         if block.section_index != section:
             carried, lead_in, section = None, False, block.section_index
-            heading = sections[section].heading_path[-1] if sections[section].heading_path else ""
-            reading.heading_subject = _subject_of(heading, vocabulary.mentions(heading), vocabulary)
         anchor = sections[block.section_index].anchor
         if block.kind == "table" and block.table and label_table(block.table, vocabulary):
             lead = carried[0] if carried and lead_in else None
