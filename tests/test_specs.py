@@ -17,7 +17,7 @@ from kb.specs.phrases import fmt_range
 from kb.specs.present import _ranked_by_relation, answer_spec, lookup
 from kb.specs.questions import SpecQuery, understand
 from kb.specs.tables import parse_cell
-from kb.specs.units import canonical_unit, convert, numbers_in
+from kb.specs.units import canonical_unit, convert, numbers_in, unit_name
 
 
 @pytest.fixture(scope="module")
@@ -1227,3 +1227,10 @@ def test_the_chip_a_machine_counts_is_what_is_counted_not_a_further_thing_asked(
     # another figure counted in chips is still the chip's ("the memory pool of Trainium2 in a Trn2 UltraServer")
     _, spec = lookup(table, "What is the memory pool size of Trainium2 in a Trn2 UltraServer?", "en")
     assert spec.found and any(e.entity == "aws-trainium2" for e in spec.entries)
+
+
+def test_a_russian_count_agrees_with_its_number():
+    assert [unit_name("chips", "ru", n) for n in (1, 24, 1024, 11, 12, 128, 21, 64)] == \
+        ["чип", "чипа", "чипа", "чипов", "чипов", "чипов", "чип", "чипа"]
+    assert unit_name("links", "ru", 24) == "линка" and unit_name("cores", "ru", 16896) == "ядер"
+    assert unit_name("chips", "ru") == "чипов" and unit_name("chips", "en", 1) == "chips"

@@ -58,7 +58,9 @@ def value_display(fact: Fact, lang: str) -> str:
     if fact.value_max is not None:
         number += "–" + format_number(fact.value_max, lang)
     prefix = ("~" if fact.approx else "") + (tr(BOUNDS, fact.bound, lang) if fact.bound else "")
-    unit = unit_name(fact.unit, lang)
+    # a count in Russian agrees with its last number, unless a scale word stands before it ("54,2 млрд транзисторов")
+    scaled = fact.unit == "transistors" and not number.replace("\u00a0", "").replace(" ", "").replace(",", "").isdigit()
+    unit = unit_name(fact.unit, lang, None if scaled else (fact.value_max if fact.value_max is not None else fact.value))
     joiner = "" if unit in ("%",) or (lang == "zh" and unit.startswith("个")) else " "
     return f"{prefix}{number}{joiner}{unit}".strip()
 
@@ -77,7 +79,7 @@ def fmt_range(lo: float, hi: float, unit: str, lang: str) -> str:
     def one(v: float) -> str:
         return format_count(v, lang) if unit == "transistors" else format_number(round(v, 2), lang)
     shown = one(lo) if abs(hi - lo) < 1e-9 else f"{one(lo)}–{one(hi)}"
-    name = unit_name(unit, lang)
+    name = unit_name(unit, lang, None if unit == "transistors" else round(hi, 2))
     return f"{shown}{'' if name == '%' else ' '}{name}"
 
 

@@ -232,5 +232,15 @@ UNIT_NAMES = {
 }
 
 
-def unit_name(symbol: str, lang: str) -> str:
+# Russian nouns agree with the number before them: 1 чип, 24 чипа, 1 024 чипа, 64 чипа, 11 чипов, 128 чипов
+_RU_FORMS = {"chips": ("чип", "чипа", "чипов"), "cores": ("ядро", "ядра", "ядер"), "links": ("линк", "линка", "линков"),
+             "instances": ("инстанс", "инстанса", "инстансов"), "transistors": ("транзистор", "транзистора", "транзисторов")}
+
+
+def unit_name(symbol: str, lang: str, count: float | None = None) -> str:
+    """The unit as written after a number; in Russian, a counted noun in the form the whole ``count`` takes."""
+    if lang == "ru" and symbol in _RU_FORMS and count is not None and float(count).is_integer():
+        n = int(abs(count))
+        one, few, many = _RU_FORMS[symbol]
+        return one if n % 10 == 1 and n % 100 != 11 else few if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else many
     return UNIT_NAMES.get(symbol, {}).get(lang, symbol)
