@@ -598,3 +598,20 @@ def test_words_near_a_cue_that_ask_something_else_do_not_name_it(table, question
 def test_a_russian_pod_is_a_whole_but_the_preposition_under_is_not(vocabulary):
     facts, _, _, _ = _read("Поды TPU v4 под нагрузкой держат 4096 чипов.\n", vocabulary, "ru")
     assert not [f for f in facts if f.attribute == "pod_size"]
+
+
+def test_a_formulas_result_in_code_counts_and_a_line_that_leaves_the_noun_out_counts_what_the_line_before_does(
+        vocabulary):
+    body = ("**H100**：`132 SM × 4 子分区 × 32 核心 = 16,896` 个 CUDA 核心\n\n**B200**：`148 × 4 × 32 = 18,944` 个\n\n"
+            "**TPU v5p**：`2 TensorCore × 4 ALU = 8,192` 个 ALU\n")
+    facts, _, _, _ = _read(body, vocabulary, "zh")
+    assert {(f.entity, f.value) for f in facts if f.attribute == "cuda_cores"} == \
+        {("nvidia-h100-sxm", 16896), ("nvidia-b200-sxm", 18944)}
+    # with no line before it naming the noun, a count ending on its measure word counts nothing
+    facts, _, _, _ = _read("**B200**：`148 × 4 × 32 = 18,944` 个\n", vocabulary, "zh")
+    assert not [f for f in facts if f.attribute == "cuda_cores"]
+
+
+def test_a_data_type_asked_of_a_count_does_not_filter_it(table):
+    _, spec = lookup(table, "How many FP32 CUDA cores does the H100 have?", "en")
+    assert [(e.entity, e.value) for e in spec.entries if e.attribute == "cuda_cores"] == [("nvidia-h100-sxm", 16896)]

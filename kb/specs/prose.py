@@ -53,7 +53,7 @@ from kb.specs.clauses import (
     qualifiers,
 )
 from kb.specs.model import Fact, FactSource
-from kb.specs.quantities import Quantity, quantities
+from kb.specs.quantities import Quantity, elided_count, quantities
 from kb.specs.relations import RELATIONS, Relation, continued, read_relation
 from kb.specs.tables import file_line, label_text
 from kb.specs.units import UNITS, convert, rebase
@@ -194,6 +194,7 @@ class _Reading:
     relations: list[Relation] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
     title_subject: str | None = None  # the one entity the article's title names, if it names one
+    elided: tuple[str, str, str] | None = None  # what the last line's count counts, for a line that leaves it out
 
     def about_title(self, entity: str) -> bool:
         """Whether ``entity`` is the one the article's title names, or a member of that series."""
@@ -220,7 +221,9 @@ class _Reading:
             if rel:
                 self.relations += [rel, *continued(text, rel, m.end())]
         named = _subjects(text, mentions, vocabulary)
-        found = _restated([(q, *attribute_of(text, q, vocabulary, lang, mentions, label)) for q in quantities(text)
+        counts = quantities(text, self.elided)
+        self.elided = elided_count(counts, self.elided)
+        found = _restated([(q, *attribute_of(text, q, vocabulary, lang, mentions, label)) for q in counts
                            if not any(a <= q.start < b for a, b in spans)], text)
         for q, attribute, why in found:
             statement = dict(article=article.meta.id, start=s + q.start, end=s + q.end, sentence=(s, e),
@@ -320,6 +323,7 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
     for block in blocks:
         if block.section_index != section:
             carried, lead_in, section = None, False, block.section_index
+            reading.elided = None
         anchor = sections[block.section_index].anchor
         if block.kind == "table" and block.table and label_table(block.table, vocabulary):
             lead = carried[0] if carried and lead_in else None

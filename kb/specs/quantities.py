@@ -124,6 +124,8 @@ def _after_link_name(text: str, start: int) -> bool:
 
 
 def _count_after(text: str, end: int) -> tuple[str, str, int] | None:
+    while end < len(text) and text[end] == "`":  # "`132 × 4 × 32 = 16,896` 个 CUDA 核心": a formula's result
+        end += 1
     m = _COUNT.match(text, end)
     if not m:
         return None
@@ -146,8 +148,16 @@ def _numbers(text: str) -> list[tuple[float, int, int, int]]:
     return sorted(out, key=lambda n: n[2])
 
 
-def quantities(text: str) -> list[Quantity]:
-    """Every number of ``text`` that carries a unit or counts something, in text order."""
+# A count that leaves its noun to the line before, ending on its measure word ("**B200**：`148 × 4 × 32 = 18,944` 个"
+# after "**H100**：`... = 16,896` 个 CUDA 核心"): the line before names what both count
+_ELIDED = re.compile(r"`?\s*([个颗块台张条])[\s*。.]*$")
+MEASURE_WORDS = "个颗块台张条"
+
+
+def quantities(text: str, elided: tuple[str, str, str] | None = None) -> list[Quantity]:
+    """Every number of ``text`` that carries a unit or counts something, in text order. ``elided``: the unit, the
+    counted noun and the measure word of the line before's count, for a last number that ends on that measure word
+    alone."""
     out = []
     for value, decimals, start, end in _numbers(text):
         if start and (text[start - 1].isalnum() and not "\u4e00" <= text[start - 1] <= "\u9fff"):
@@ -183,4 +193,17 @@ def quantities(text: str) -> list[Quantity]:
             unit, noun, stop = counted
             out.append(Quantity(value, unit, start, stop, text[start:end], decimals, approx, bound, noun,
                                 text[end:stop]))
+        elif elided and (alone := _ELIDED.match(text, end)) and alone.group(1) == elided[2]:
+            out.append(Quantity(value, elided[0], start, alone.end(1), text[start:end], decimals, approx, bound,
+                                elided[1], text[end:alone.end(1)]))
     return out
+
+
+def elided_count(found: list[Quantity], before: tuple[str, str, str] | None) -> tuple[str, str, str] | None:
+    """What a line's last count counts, with its measure word ("个"), for a next line that leaves the noun out; the
+    line before's where this one counts nothing."""
+    for q in reversed(found):
+        word = q.unit_text.lstrip("` ")[:1]
+        if q.counted and word and word in MEASURE_WORDS:
+            return q.unit, q.counted, word
+    return before if not found else None

@@ -12,7 +12,7 @@ from kb.specs.facts import FactTable
 from kb.specs.model import Fact
 from kb.specs.phrases import BASES, SCOPES, SEP, TEXTS, qualifier, tr, value_display, variant
 from kb.specs.questions import SpecQuery
-from kb.specs.units import convert
+from kb.specs.units import COUNTS, convert
 
 MAX_PER_ENTITY = 6
 
@@ -61,7 +61,8 @@ def merge_repeats(entries: list[SpecEntry]) -> list[SpecEntry]:
 
 
 def _dtype_ok(fact: Fact, dtype: str | None) -> bool:
-    return dtype is None or dtype.lower() in fact.dtypes
+    """Whether a fact answers for the data type asked: a count ("FP32 CUDA cores") is of no data type, so any does."""
+    return dtype is None or dtype.lower() in fact.dtypes or (fact.unit in COUNTS and not fact.dtypes)
 
 
 def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact], str | None]:
