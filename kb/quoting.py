@@ -17,7 +17,7 @@ from kb.language import HAN
 from kb.models import Hit
 from kb.retrieval import QueryScores, Retriever
 from kb.specs.dates import states_time
-from kb.specs.quantities import quantities
+from kb.specs.quantities import MEASURE_WORDS, quantities
 from kb.statements import ANSWER_FROM_TOP
 
 SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of the best (calibrated units)
@@ -174,7 +174,7 @@ def with_next_in_paragraph(index: KnowledgeIndex, hits: list[Hit], quote: tuple[
 
 
 # a count in Chinese with its measure word, whatever it counts ("336个Gaudi训练处理器")
-_MEASURED_COUNT = re.compile(r"(?<![A-Za-z0-9.])\d[\d,.]*\s*[个颗块台张条枚]")
+_MEASURED_COUNT = re.compile(rf"(?<![A-Za-z0-9.])\d[\d,.]*\s*[{MEASURE_WORDS}]")
 
 
 def states_figure(sentence: str) -> bool:

@@ -67,15 +67,17 @@ def _cued(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
     return sorted((d, a) for a, d in found.items())
 
 
+def _counted_per(vocabulary: Vocabulary, unit: str, whole: str) -> str | None:
+    """The attribute that counts ``unit`` per ``whole``: the one whose English label is "<unit> per <whole>"."""
+    return next((a.id for a in vocabulary.attributes.values()
+                 if a.unit == unit and a.labels.get("en", "") == f"{unit} per {whole}"), None)
+
+
 def _container(text: str, q: Quantity, vocabulary: Vocabulary) -> str | None:
     """For a count written as a compound adjective ("a 9216-chip pod", "4-chip hosts"), the attribute that counts
-    the things per the noun it qualifies: the one whose English label is "<unit> per <noun>"."""
+    the things per the noun it qualifies."""
     noun = re.match(r"\s+(\w+?)s?\b", text[q.end:])
-    if noun is None:
-        return None
-    return next((a.id for a in vocabulary.attributes.values() if a.unit == q.unit and
-                 re.fullmatch(rf"{re.escape(q.unit)} per {re.escape(noun.group(1).lower())}", a.labels.get("en", ""))),
-                None)
+    return _counted_per(vocabulary, q.unit, noun.group(1).lower()) if noun else None
 
 
 # The wholes chips make up, each counted by the attribute labelled "chips per <whole>": chips counted in the clause of
@@ -85,25 +87,24 @@ def _container(text: str, q: Quantity, vocabulary: Vocabulary) -> str | None:
 _WHOLES = {"pod": r"(?:super\s*)?pods?\b|(?<![а-яё])под(?:а|е|у|ы|ов)(?![а-яё])",
            "host": r"hosts?\b|nodes?\b|хост\w*|узл\w*|узел|主机|节点"}
 _WHOLE_AFTER_NAME = {whole: re.compile(rf"\s*(?:{words})", re.IGNORECASE) for whole, words in _WHOLES.items()}
-_WHOLE_BEFORE_COUNT = {whole: re.compile(rf"(?:{words}|(?<![а-яё])под)\s*(?:of|with|has|holds|contains|из|с|有|包含)\s*"
-                                         rf"(?:up to\s+|до\s+)?$", re.IGNORECASE) for whole, words in _WHOLES.items()}
+# before the count, "под из 4096 чипов" is the pod's too
+_WHOLE_BEFORE_COUNT = {whole: re.compile(rf"(?:{words}{'|(?<![а-яё])под' if whole == 'pod' else ''})\s*"
+                                         rf"(?:of|with|has|holds|contains|из|с|有|包含)\s*(?:up to\s+|до\s+)?$",
+                                         re.IGNORECASE) for whole, words in _WHOLES.items()}
 
 
 def _whole_of_chips(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabulary) -> str | None:
     """For a count of chips said of a whole they make up, the attribute counting chips per that whole; None where
     the count is not said of one."""
-    def per(whole: str) -> str | None:
-        return next((a.id for a in vocabulary.attributes.values() if a.unit == q.unit and
-                     a.labels.get("en", "") == f"{q.unit} per {whole}"), None)
     for whole, pattern in _WHOLE_BEFORE_COUNT.items():
         if pattern.search(text[max(0, q.start - 40):q.start]):
-            return per(whole)
+            return _counted_per(vocabulary, q.unit, whole)
     left, right = clause(text, q.start, q.end)
     for m in mentions:
         if vocabulary.entities[m.entity].kind == "chip" and (left <= m.start < right or 0 <= q.start - m.end <= 24):
             for whole, pattern in _WHOLE_AFTER_NAME.items():
                 if pattern.match(text, m.end):
-                    return per(whole)
+                    return _counted_per(vocabulary, q.unit, whole)
     return None
 
 

@@ -58,9 +58,10 @@ def value_display(fact: Fact, lang: str) -> str:
     if fact.value_max is not None:
         number += "–" + format_number(fact.value_max, lang)
     prefix = ("~" if fact.approx else "") + (tr(BOUNDS, fact.bound, lang) if fact.bound else "")
-    # a count in Russian agrees with its last number, unless a scale word stands before it ("54,2 млрд транзисторов")
-    scaled = fact.unit == "transistors" and not number.replace("\u00a0", "").replace(" ", "").replace(",", "").isdigit()
-    unit = unit_name(fact.unit, lang, None if scaled else (fact.value_max if fact.value_max is not None else fact.value))
+    # a count in Russian agrees with its last number; transistors are written with a scale word ("54,2 млрд
+    # транзисторов"), which the noun follows
+    last = fact.value_max if fact.value_max is not None else fact.value
+    unit = unit_name(fact.unit, lang, None if fact.unit == "transistors" else last)
     joiner = "" if unit in ("%",) or (lang == "zh" and unit.startswith("个")) else " "
     return f"{prefix}{number}{joiner}{unit}".strip()
 

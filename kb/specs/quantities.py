@@ -150,8 +150,8 @@ def _numbers(text: str) -> list[tuple[float, int, int, int]]:
 
 # A count that leaves its noun to the line before, ending on its measure word ("**B200**：`148 × 4 × 32 = 18,944` 个"
 # after "**H100**：`... = 16,896` 个 CUDA 核心"): the line before names what both count
-_ELIDED = re.compile(r"`?\s*([个颗块台张条])[\s*。.]*$")
-MEASURE_WORDS = "个颗块台张条"
+MEASURE_WORDS = "个颗块台张条根枚"  # the Chinese measure words a count of things stands before
+_ELIDED = re.compile(rf"`?\s*([{MEASURE_WORDS}])[\s*。.]*$")
 
 
 def quantities(text: str, elided: tuple[str, str, str] | None = None) -> list[Quantity]:

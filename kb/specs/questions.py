@@ -23,6 +23,7 @@ from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per, of_another_chip
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
+from kb.specs.quantities import MEASURE_WORDS
 from kb.specs.units import DTYPE, UNITS, counted
 from kb.textnorm import normalize_for_matching
 
@@ -79,7 +80,7 @@ _TIMES = re.compile(r"\btimes\b|\bfactor\b|(?<![а-яё])раз(?:а)?(?![а-я�
 # A Chinese count asked with a measure word ("几条 NVLink", "多少个核心") wants things counted, never an amount
 # of bytes or a rate: of the cued attributes, the one that counts; none, and the passages answer
 # "几个"/"多少个" before a unit or money ask for an amount of it ("多少个 GB", "几块钱"), no count
-_COUNTED = re.compile(r"(?:几|多少)\s*[条个颗块张台根枚](?!\s*(?:钱|元|美元|美金|(?:[KMGTP]i?B?|TFLOPS|PFLOPS|W|瓦)(?![A-Za-z])))", re.IGNORECASE)
+_COUNTED = re.compile(rf"(?:几|多少)\s*[{MEASURE_WORDS}](?!\s*(?:钱|元|美元|美金|(?:[KMGTP]i?B?|TFLOPS|PFLOPS|W|瓦)(?![A-Za-z])))", re.IGNORECASE)
 # An English noun phrase ends in its head: a cue word right before a noun of a part ("compute engine", "memory
 # controller", "compute die") only says which part, not the cue's attribute (when another cue names one).
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"

@@ -105,8 +105,6 @@ def value_range(facts: list[Fact], unit: str) -> tuple[float, float] | None:
     return (min(values), max(values)) if values else None
 
 
-
-
 def chips_alike(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]]) -> tuple[dict[str, list[Fact]], str]:
     """Two things compared where one is a chip given per chip and the other a machine built of one kind of chip and
     given per machine ("trn2.48xlarge или gaudi3"): the two with the machine's chip in its place, and the machine; ({}, "")
