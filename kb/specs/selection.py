@@ -10,7 +10,7 @@ from kb.response import SpecEntry, SpecRepeat, SpecSource
 from kb.specs.clauses import PARTS
 from kb.specs.facts import FactTable
 from kb.specs.model import Fact
-from kb.specs.phrases import BASES, SCOPES, SEP, TEXTS, qualifier, tr, value_display, variant
+from kb.specs.phrases import BASES, SCOPES, SEP, qualifier, tr, value_display, variant
 from kb.specs.questions import SpecQuery
 from kb.specs.units import COUNTS, convert
 
@@ -103,40 +103,3 @@ def value_range(facts: list[Fact], unit: str) -> tuple[float, float] | None:
     values = [convert(f.value, f.unit, unit) for f in facts if f.is_number]
     values = [v for v in values if v is not None]
     return (min(values), max(values)) if values else None
-
-
-def chips_alike(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]]) -> tuple[dict[str, list[Fact]], str]:
-    """Two things compared where one is a chip given per chip and the other a machine built of one kind of chip and
-    given per machine ("trn2.48xlarge или gaudi3"): the two with the machine's chip in its place, and the machine; ({}, "")
-    where there is no such pair (two machines are never swapped for their chips)."""
-    if len(per_entity) != 2:
-        return {}, ""
-    entities = table.vocabulary.entities
-    for side, other in (tuple(per_entity), tuple(reversed(per_entity))):
-        theirs = {f.scope for f in per_entity[other] if f.is_number}
-        part = entities[side].parts
-        if part is None or entities[other].kind != "chip" or part.chip in per_entity or not theirs or \
-                {f.scope for f in per_entity[side] if f.is_number} & theirs:
-            continue
-        chips = [f for f in select(table, query, part.chip)[0] if f.scope in theirs]
-        if chips:
-            return {(part.chip if e == side else e): (chips if e == side else facts)
-                    for e, facts in per_entity.items()}, side
-    return {}, ""
-
-
-def by_own_chip(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact]], answer, compare, lang: str):
-    """``answer`` (from ``compare``) where it compares, else its "not comparable" followed by the comparison of the
-    machine's own chip with the other chip ("... Chip against chip (AWS trn2.48xlarge is built of AWS Trainium2):
-    Intel Gaudi3 is higher: 3.7 TB/s against 2.9 TB/s"): a user naming "trn2" may mean either, and each is said."""
-    alike, machine = chips_alike(table, query, per_entity) if not answer.comparable else ({}, "")
-    if not alike:
-        return answer
-    by_chip = compare(table, query, alike, lang)
-    if not by_chip.comparable:
-        return answer
-    entities = table.vocabulary.entities
-    lead = TEXTS["by_chip"][lang].format(a=entities[machine].display_name(lang),
-                                        c=entities[entities[machine].parts.chip].display_name(lang))
-    sep = "" if lang == "zh" else " "
-    return by_chip.model_copy(update={"text": f"{answer.text}{sep}{lead}{sep}{by_chip.text}"})
