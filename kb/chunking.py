@@ -18,11 +18,12 @@ from dataclasses import dataclass
 
 from kb.markdown import Block, parse_article
 from kb.models import Article, Chunk, Section, Span
-from kb.sentences import SENTENCE_RULES, sentence_spans
+from kb.sentences import SENTENCE_RULES, leads_in, sentence_spans
 from kb.tables import Table
 from kb.textnorm import normalize_for_matching
 
 TokenCounter = Callable[[str], int]
+CHUNK_RULES = 2  # bump when the packing changes (2: a question or a label opens the chunk that answers it)
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,8 @@ class ChunkerSettings:
 
     def as_dict(self) -> dict[str, int]:
         # The rules version is in the manifest so that an index cut by older rules counts as stale.
-        return {"target_tokens": self.target_tokens, "max_tokens": self.max_tokens, "sentence_rules": SENTENCE_RULES}
+        return {"target_tokens": self.target_tokens, "max_tokens": self.max_tokens, "sentence_rules": SENTENCE_RULES,
+                "chunk_rules": CHUNK_RULES}
 
 
 def _context(article: Article, section: Section) -> str:
@@ -135,18 +137,28 @@ def _pack(article, section, spans, cost, settings, table: Table | None = None):
     pieces: list[Span] = []
     for s, e in spans:
         pieces.extend([(s, e)] if fits(s, e) else _split_long(body, s, e, fits))
-    current: Span | None = None
+    current: list[Span] = []
     for s, e in pieces:
-        if current is None:
-            current = (s, e)
-        elif cost(section, current[0], e) <= settings.target_tokens:
-            current = (current[0], e)
-        else:
-            out.append(_make_chunk(article, section, *current, table))
-            current = (s, e)
-    if current is not None:
-        out.append(_make_chunk(article, section, *current, table))
+        if current and cost(section, current[0][0], e) > settings.target_tokens:
+            kept, carried = _lead_ins_apart(body, current) if table is None else (current, [])
+            if carried and cost(section, carried[0][0], e) > settings.max_tokens:
+                kept, carried = current, []
+            out.append(_make_chunk(article, section, kept[0][0], kept[-1][1], table))
+            current = carried
+        current.append((s, e))
+    if current:
+        out.append(_make_chunk(article, section, current[0][0], current[-1][1], table))
     return out
+
+
+def _lead_ins_apart(body: str, spans: list[Span]) -> tuple[list[Span], list[Span]]:
+    """The spans of a chunk about to close, and those at its end that lead into what follows (a question, whose
+    answer follows, or a label, "**答案：**"): they open the next chunk instead, so that a question and its answer
+    are one passage. A chunk of lead-ins alone keeps them."""
+    k = len(spans)
+    while k > 1 and leads_in(body[spans[k - 1][0]:spans[k - 1][1]]):
+        k -= 1
+    return spans[:k], spans[k:]
 
 
 def _line_spans(body: str, start: int, end: int) -> list[Span]:

@@ -1,7 +1,7 @@
 """Which sentences of the top passages an answer quotes, and which sentence beside each comes with it.
 
 Sentences are chosen by score (``choose_sentences``), never a label; what the question asks decides what
-joins the best one: its reason (asked why), the next sentence of its paragraph (asked a drawback), the sentence
+joins the best one: the answer to a quote that asks a question, its reason (asked why), the next sentence of its paragraph (asked a drawback), the sentence
 that states a figure (asked how much); asked when, a sentence that states a time gains. Each quote is a span
 of its passage, copied character for character.
 """
@@ -13,9 +13,9 @@ import re
 import numpy as np
 
 from kb.index import KnowledgeIndex
-from kb.language import HAN
 from kb.models import Hit
 from kb.retrieval import QueryScores, Retriever
+from kb.sentences import ANNOUNCES, LABEL_WORDS, asks, is_label, size
 from kb.specs.dates import states_time
 from kb.specs.quantities import MEASURE_WORDS, quantities
 from kb.statements import ANSWER_FROM_TOP
@@ -24,14 +24,7 @@ SENTENCE_MARGIN = 1.0  # a further sentence joins when it scores within this of 
 WHEN_BONUS = 0.5  # asked when, added to a sentence that states a time: half the margin, it decides among near ones
 PAIR_BONUS = 0.5  # asked about two named things, added to a sentence that names both ("Trainium2 < H100")
 
-
-# A sentence that only introduces what follows says nothing read alone: a heading-like phrase before a colon
-# ("**GPU vs TPU 网络对比**：", "Key numbers:") or one that announces a list ("The limits are as follows:"). A
-# statement that ends in a colon ("GPU 使用 SIMT 而不是 TPU 的 SIMD：") still says something.
-_COLON_END = re.compile(r"[:：]\W*$")
-_ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$|"
-                        r"^\W*(?:here(?:'s| are| is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
-_LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
+# a sentence that announces more to come ("The following tables compare ...")
 _ANNOUNCES_MORE = re.compile(r"\b(?:following|below)\b|(?<![а-яё])(?:следующ\w*|ниже)(?![а-яё])|以下|如下|下面")
 # A sentence that relates two things: a sign ("Trainium2 < H100", "MI250 ~= A100") or a word of comparison
 _RELATES = re.compile(r"\s(?:<|>|~=|≈|=)\s|\b(?:vs\.?|versus|than|same as|similar|equivalent|compared?)\b|"
@@ -39,21 +32,10 @@ _RELATES = re.compile(r"\s(?:<|>|~=|≈|=)\s|\b(?:vs\.?|versus|than|same as|simi
                       re.IGNORECASE)
 
 
-def _size(sentence: str) -> float:
-    """How many words a sentence has, a Chinese character counting half of one."""
-    return len(re.findall(rf"[^\W\d_{HAN}]+|\d+", sentence)) + len(re.findall(f"[{HAN}]", sentence)) / 2
-
-
 def relates_two(sentence: str) -> bool:
     """Whether a sentence relates things by a sign or a word of comparison ("Trainium2 < H100", "MI250 ~= A100",
     "the same as H100 but ..."), and announces no table of them ("The following tables compare ...")."""
     return _RELATES.search(sentence) is not None and not _ANNOUNCES_MORE.search(sentence)
-
-
-def is_label(sentence: str) -> bool:
-    if not _COLON_END.search(sentence):
-        return False
-    return _size(sentence) <= _LABEL_WORDS or bool(_ANNOUNCES.search(sentence.lower()))
 
 
 def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit], limit: int,
@@ -97,6 +79,8 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
             continue
         used_chunks.add(c)
         chosen.append((top[c], s, e))
+    # a quote that asks is read with its answer; the rest extend a quote that is one sentence
+    chosen = [with_answer(index, hits, quote) for quote in chosen]
     if why and chosen:
         chosen[0] = with_reason(index, hits, chosen[0])
     elif drawback and chosen:
@@ -113,10 +97,13 @@ _CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|th
                         r"(?:that|this|which) means)\b|\b(?:this|that|which) explains why\b|"
                         r"^\W*(?:поэтому|итак|таким образом|в итоге|следовательно|это (?:значит|означает)|значит)"
                         r"(?![а-яё])|(?<![а-яё])(?:это|что) объясняет(?![а-яё])|"
-                        r"^\W*(?:结论|总结|所以|因此|因而|综上|这意味着|也就是说)|这(?:就)?解释了", re.IGNORECASE)
+                        r"^\W*(?:(?:вот|именно) поэтому|вот почему)(?![а-яё])|"
+                        r"^\W*(?:结论|总结|所以|因此|因而|综上|这意味着|也就是说)|这(?:就)?解释了|"
+                        r"^\W*(?:这|那)(?:就|也|正)?是(?:为什么|原因)", re.IGNORECASE)
 
 
 _HAS_LETTER = re.compile(r"[^\W\d_]")
+ANSWER_SENTENCES = 3  # the most sentences after a question that come with it as its answer
 # Between two sentences of one paragraph: no blank line, and no line that starts a list item, a table row or a caption.
 _NEW_BLOCK = re.compile(r"\n\s*\n|\n\s*(?:[-*+|]|\d+[.)])")
 _BLOCK_START = re.compile(r"\s*(?:[-+|]|\*(?!\*)|\d+[.)]\s)")  # a sentence that opens a list item, a row or a caption
@@ -155,6 +142,29 @@ def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
     return (pos, min(start, found[0]), max(end, found[1])) if found else quote
 
 
+def with_answer(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A quote that asks a question ("**为什么不全用 PP？**", "**问题 1 [B200 Roofline]**：... 这如何影响 Roofline？")
+    comes with the sentences after it that answer it, up to ``ANSWER_SENTENCES`` of them that say something (not
+    a label, "**答案：**", nor a few words without a figure), and never past the next question: the question a passage asks is most like the one a user asks,
+    and read alone it answers nothing."""
+    pos, start, end = quote
+    text = hits[pos].chunk.span_text
+    spans, k = _sentences_around(index, hits, quote)
+    if k is None or not asks(text(start, end)):
+        return quote
+    last, said = end, 0
+    for s, e in spans[k + 1:]:
+        if said == ANSWER_SENTENCES or asks(text(s, e)):
+            break
+        if _says_something(text(s, e)):  # a label or a few words ("Давайте разберемся.") is read only in between
+            last, said = e, said + 1
+    return pos, start, last
+
+
+def _says_something(sentence: str) -> bool:
+    return not is_label(sentence) and (size(sentence) > LABEL_WORDS or states_figure(sentence))
+
+
 def with_next_in_paragraph(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
     """For a question that asks a drawback: the quote with the next sentence of its paragraph, which says why the
     drawback matters ("albeit with no wraparounds. This is an important caveat, since it typically doubles the time
@@ -168,7 +178,7 @@ def with_next_in_paragraph(index: KnowledgeIndex, hits: list[Hit], quote: tuple[
     # a sentence of a few words or one that announces what follows says nothing on its own ("Давайте разберемся.",
     # "Here's a diagram of part of the system.")
     if _NEW_BLOCK.search(text(end, s)) or _BLOCK_START.match(text(s, e)) or is_label(text(s, e)) or \
-            _size(text(s, e)) <= _LABEL_WORDS or _ANNOUNCES.search(text(s, e).lower()):
+            size(text(s, e)) <= LABEL_WORDS or ANNOUNCES.search(text(s, e).lower()):
         return quote
     return pos, start, e
 

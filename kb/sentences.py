@@ -10,6 +10,7 @@ known abbreviation; a dot between digits ("13.11") never ends a sentence.
 Scraped text sometimes loses the space after a full stop ("optical
 switches.Note that"): a lower-case word, a dot and a capitalized word end a
 sentence too, unless the dot is part of a link, a path or code.
+A list item's number cut off its item ("2." before "交换机累积后发回") is no sentence.
 A blank line always ends one: a figure caption or a heading without a full
 stop is not the start of the next paragraph. So does a line that starts a
 list item ("- ", "* ", "2. "): an item without a full stop is not the start
@@ -22,7 +23,7 @@ import re
 
 from kb.language import HAN, is_han
 
-SENTENCE_RULES = 4  # bump when the rules change: chunks and sentence spans depend on them
+SENTENCE_RULES = 5  # bump when the rules change: chunks and sentence spans depend on them
 
 _ABBREVIATIONS = {
     # English
@@ -37,6 +38,7 @@ _LATIN_END = re.compile(rf"[.!?…]+[\"'»”’)\]]*(?=\s+[\"'«“(\[*]?[A-ZА
 
 # "switches.Note that": a full stop that lost its space, between a lower-case word and a capitalized one
 _LOST_SPACE = re.compile(r"(?<=[a-zа-яё]{2})\.(?=[A-ZА-ЯЁ][a-zа-яё]+\s)")
+_LIST_NUMBER = re.compile(r"\d{1,2}[.)]")  # a list item's number alone ("2."), cut off its item: no sentence
 _LINKED = re.compile(r"[/:@`\\_=]")  # a dot in a token with these is a link's, a path's or code's
 
 
@@ -78,7 +80,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             s += 1
         while e > s and text[e - 1].isspace():
             e -= 1
-        if s < e:
+        if s < e and not _LIST_NUMBER.fullmatch(text, s, e):
             spans.append((s, e))
         begin = cut
     return spans
@@ -86,3 +88,36 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
 
 def split_sentences(text: str) -> list[str]:
     return [text[s:e] for s, e in sentence_spans(text)]
+
+
+# A sentence that only introduces what follows says nothing read alone: a heading-like phrase before a colon
+# ("**GPU vs TPU 网络对比**：", "Key numbers:") or one that announces a list ("The limits are as follows:"). A
+# statement that ends in a colon ("GPU 使用 SIMT 而不是 TPU 的 SIMD：") still says something.
+_COLON_END = re.compile(r"[:：]\W*$")
+ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$|"
+                       r"^\W*(?:here(?:'s| are| is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
+LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
+
+
+def size(sentence: str) -> float:
+    """How many words a sentence has, a Chinese character counting half of one."""
+    return len(re.findall(rf"[^\W\d_{HAN}]+|\d+", sentence)) + len(re.findall(f"[{HAN}]", sentence)) / 2
+
+
+def is_label(sentence: str) -> bool:
+    """A heading-like phrase before a colon or a sentence that announces a list: it introduces, says nothing."""
+    if not _COLON_END.search(sentence):
+        return False
+    return size(sentence) <= LABEL_WORDS or bool(ANNOUNCES.search(sentence.lower()))
+
+
+_ASKS = re.compile(r"[?？][\s*_]*$")  # ends on its question mark, bold or not
+
+
+def asks(sentence: str) -> bool:
+    return _ASKS.search(sentence) is not None
+
+
+def leads_in(sentence: str) -> bool:
+    """A sentence that is read with what follows it: a question (its answer follows) or a label."""
+    return asks(sentence) or is_label(sentence)

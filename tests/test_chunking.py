@@ -25,6 +25,10 @@ from kb.sentences import sentence_spans, split_sentences
      ["provided by the optical switches.", "Note that a `2x2x4` won't.", "Это важно.", "Обратите внимание."]),
     ("See https://example.com/docs.Html now, or `torch.Tensor` on docs.Google.com here.",
      ["See https://example.com/docs.Html now, or `torch.Tensor` on docs.Google.com here."]),
+    # a list item's number cut off its item is no sentence, in Chinese or in English
+    ("**答案：**\n\n1. 每 GPU 发送 `B/N`，入口 `B`\n2. 交换机累积后发回", ["**答案：**", "每 GPU 发送 `B/N`，入口 `B`", "交换机累积后发回"]),
+    ("19. Gaudi3 runs at 1600MHz. Next one.\n20. Trainium", ["Gaudi3 runs at 1600MHz.", "Next one.", "Trainium"]),
+    ("It was 1. Then came 2.", ["It was 1.", "Then came 2."]),
 ])
 def test_sentences(text, expected):
     assert split_sentences(text) == expected
@@ -63,6 +67,27 @@ def test_every_sentence_lands_in_a_chunk(corpus_chunks):
                 covered = inside or all(any(s <= i < e for s, e in spans)
                                         for i in range(start, end) if not article.body[i].isspace())
                 assert covered, (article.path, article.body[start:end][:80])
+
+
+def test_a_question_or_a_label_opens_the_chunk_that_answers_it(corpus_chunks):
+    """Where a section's prose goes on in the next chunk, a chunk never ends on what leads into it: a question
+    (its answer follows) or a label ("**答案：**")."""
+    from kb.sentences import leads_in
+
+    checked = 0
+    for article, chunks in corpus_chunks:
+        for this, after in zip(chunks, chunks[1:], strict=False):
+            joined = this.kind == after.kind == "prose" and this.section == after.section and \
+                not article.body[this.char_end:after.char_start].strip()
+            if not joined:
+                continue
+            checked += 1
+            texts = [this.span_text(s, e) for s, e in this.sentences]
+            assert not leads_in(texts[-1]) or all(leads_in(t) for t in texts), (this.chunk_id, texts[-1])
+    assert checked > 50
+    cn = next(chunks for a, chunks in corpus_chunks if a.meta.id == "scaling-book-cn-gpus")
+    sharp = next(c for c in cn if "使用 SHARP 时交换机处理多少字节" in c.text)
+    assert "交换机累积后发回" in sharp.text and "总共" in sharp.text
 
 
 def test_chunk_ids_are_stable_and_unique(corpus_chunks, default_encoder, project_settings):

@@ -13,7 +13,8 @@ import urllib.request
 
 import pytest
 
-from kb.quoting import is_label, states_figure
+from kb.quoting import states_figure
+from kb.sentences import is_label
 
 
 def _top(client, question, k=5):
@@ -166,6 +167,28 @@ def test_asked_why_a_sentence_that_draws_a_conclusion_comes_with_the_reason_befo
     text = client.post("/v1/ask", json={"question": "Почему у одинаковых GPU в одном узле разный MAMF?"}).json()
     text = text["answer"]["text"]
     assert "conservatively" in text and text.index("conservatively") < text.index("this explains why"), text
+
+
+@pytest.mark.parametrize("question", ["Why not use pipeline parallelism (PP) for everything?",
+                                      "既然流水线并行通信成本那么低，为什么不全用 PP？"])
+def test_a_quote_that_asks_a_question_comes_with_the_answer_after_it(client, question):
+    # "**为什么不全用 PP？**" is most like the question; the three reasons listed after it are the answer
+    text = client.post("/v1/ask", json={"question": question}).json()["answer"]["text"]
+    assert "**为什么不全用 PP？**" in text and "代码复杂" in text and "流水线气泡" in text, text
+
+
+def test_a_question_and_its_answer_are_one_passage_and_the_answer_stops_at_three_sentences(client):
+    # the question had closed its chunk ("...处理多少字节？ **答案：** 1."), its answer opening the next one
+    text = client.post("/v1/ask", json={"question": "使用 SHARP 时交换机处理多少字节？"}).json()["answer"]["text"]
+    assert "交换机处理多少字节？" in text and "交换机累积后发回" in text and "GPU 完成残差归约" in text, text
+    assert "交换机多播结果" not in text and not text.rstrip(" [1]").endswith("**答案：**"), text
+
+
+@pytest.mark.parametrize("question", ["为什么 F 小的 MoE 很难训练？", "Why is an MoE with small F hard to train?"])
+def test_a_chinese_that_is_why_follows_its_reason(client, question):
+    # "这就是为什么小 F 的 MoE 很难训练。" concludes: its reason is the sentence before it, not the next heading
+    text = client.post("/v1/ask", json={"question": question}).json()["answer"]["text"]
+    assert "PP + 纯 DP" in text and text.index("PP + 纯 DP") < text.index("这就是为什么") and "DeepSeek" not in text, text
 
 
 @pytest.mark.parametrize("question, figure", [
