@@ -204,6 +204,21 @@ def test_a_kind_of_unit_named_in_the_question_picks_its_figures(table):
     assert {e.basis for e in plain.entries} == {"dense", "matrix"}  # no kind named: both figures
 
 
+@pytest.mark.parametrize("question, lang, attribute", [
+    # a figure the question gives is a premise: the attribute asked is the other one cued
+    ("Если NVIDIA заявляет 80 TFLOPS векторного fp32 для B200, какая у него получается тактовая частота?", "ru", "clock"),
+    ("If the H100 does 990 TFLOPS, what is its clock?", "en", "clock"),
+    ("H100 80GB 的显存带宽是多少？", "zh", "memory_bandwidth"),
+    # a unit without a number still says what is asked
+    ("How many TFLOPS does the H100 have?", "en", "peak_compute"),
+    ("Which accelerator has more than 100 TFLOPS?", "en", "peak_compute"),
+])
+def test_a_unit_after_a_number_in_the_question_is_a_figure_given_not_asked(table, question, lang, attribute):
+    assert understand(question, lang, table).attribute == attribute
+    _, result = lookup(table, question, lang)
+    assert result.answer is not None and "TFLOPS" not in result.answer.text or attribute == "peak_compute"
+
+
 def test_coverage_counts_every_statement_and_meets_its_target(project_settings, table):
     report = coverage(project_settings.corpus_dir, load_corpus(project_settings.corpus_dir), table)
     assert report["statements"] == sum(report["kinds"].values()) > 300

@@ -66,6 +66,7 @@ _ZH_MODIFIES = re.compile(r"\s*(?:[)）]\s*的?|的)\s*")
 _GLOSS, _GLOSS_END = re.compile(r"\s*[(（]\s*"), re.compile(r"\s*[)）]")
 _ZH_RATE_HEAD = re.compile(rf"\s*[{HAN}]{{0,3}}?(?:带宽|速率|速度)")  # "峰值传输带宽": the bandwidth is the head
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
+_GIVEN = re.compile(r"\d(?:[\d.,]*\d)?\s*$")  # what ends here is a number: the unit after it is of a figure given
 Spans = list[tuple[int, int]]
 
 
@@ -141,6 +142,10 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     unit_only = {a for a, found in spans.items() if found and all(_unit_only(low[s:e]) for s, e in found)}
     cues = [(n, a) for n, a in cues if a not in unit_only or not any(
         b not in unit_only and dimension(b) == dimension(a) for _, b in cues)]
+    # a unit after a number is a figure the question gives ("if NVIDIA claims 80 TFLOPS ..., what clock does that
+    # make?"), not the one it asks: its attribute is no answer where another is cued
+    given = {a for a in unit_only if all(_GIVEN.search(low, 0, s) for s, _ in spans[a])}
+    cues = [(n, a) for n, a in cues if a not in given] or cues
     heads = _heads(spans, low, lang, dimension)
     cues = [(n, a) for n, a in cues if a in heads] or cues
     apposed = _apposed(cues, spans, low, dimension, has_facts)
@@ -162,7 +167,7 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         return any(dimension(a) != UNITS[unit].dimension and any(s <= m.start() and m.end() <= e for s, e in found)
                    for a, found in spans.items())
     written = [unit for unit, pattern in UNIT_WORDS.items()
-               if any(not against(unit, m) for m in re.finditer(pattern, low))]
+               if any(not against(unit, m) and not _GIVEN.search(low, 0, m.start()) for m in re.finditer(pattern, low))]
     dimensions = {UNITS[u].dimension for u in written}
     def rate_siblings() -> list[tuple[int, str]]:  # "HBM" with a word of speed: the memory's bandwidth
         return [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()
