@@ -3,7 +3,10 @@
 A chunk's ``text`` is exactly ``body[char_start:char_end]``, so a citation can
 point into the article. What the model embeds (``embed_text``) adds context
 in front: the article title, the section path and, for a table, its header
-row, so a row of numbers still says what the numbers are.
+row, so a row of numbers still says what the numbers are. Labels alone
+right before a table ("**内存容量**：") are no passage: they end the table's
+section path. A chunk never ends on a question or a label whose answer the
+section goes on to give: that opens the next chunk.
 
 A chunk also lists its ``sentences``: the sentences (for a table, the rows,
 or their prose cells) that an answer may quote and that are embedded on their
@@ -13,6 +16,7 @@ own to score the passage, each under the chunk's context line
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,7 +27,9 @@ from kb.tables import Table
 from kb.textnorm import normalize_for_matching
 
 TokenCounter = Callable[[str], int]
-CHUNK_RULES = 2  # bump when the packing changes (2: a question or a label opens the chunk that answers it)
+CHUNK_RULES = 3  # bump when the packing changes (2: a question or a label opens the chunk that answers it;
+# 3: labels alone before a table name it)
+_MARKUP = re.compile(r"[*_`]+")
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,16 @@ def chunk_article(article: Article, count_tokens: TokenCounter, settings: Chunke
             chunks.extend(_pack(article, pending_section, pending, cost, settings))
         pending, pending_section = [], None
 
+    def captioned(section: Section) -> Section:
+        """The section a table stands in, with the lead-ins right before it ("**内存容量**：") as the last step
+        of its path: they name the table, and a passage of labels alone says nothing."""
+        nonlocal pending, pending_section
+        if not pending or pending_section is not section or not all(leads_in(body[s:e]) for s, e in pending):
+            return section
+        caption = " ".join(_MARKUP.sub("", body[s:e]).strip().rstrip(":：").strip() for s, e in pending)
+        pending, pending_section = [], None
+        return section.model_copy(update={"heading_path": (*section.heading_path, caption)})
+
     for block in blocks:
         section = sections[block.section_index]
         if block.kind == "prose":
@@ -120,6 +136,8 @@ def chunk_article(article: Article, count_tokens: TokenCounter, settings: Chunke
             pending_section = section
             pending.extend(sentence_spans(body, block.char_start, block.char_end))
             continue
+        if block.table is not None:
+            section = captioned(section)
         flush()
         if block.table is not None:
             chunks.extend(_table_chunks(article, section, block, cost, settings))

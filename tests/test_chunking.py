@@ -57,16 +57,31 @@ def test_no_chunk_exceeds_the_token_limit(corpus_chunks, default_encoder, projec
 
 
 def test_every_sentence_lands_in_a_chunk(corpus_chunks):
+    """Every sentence is in a chunk, except labels alone right before a table: they name it, as the last step
+    of its chunks' section path ("**内存容量**：" before the memory table)."""
+    from kb.sentences import leads_in
+
+    captions = 0
     for article, chunks in corpus_chunks:
         _, blocks = parse_article(article)
         spans = sorted((c.char_start, c.char_end) for c in chunks)
-        for block in blocks:
-            for start, end in sentence_spans(article.body, block.char_start, block.char_end):
+        for block, after in zip(blocks, [*blocks[1:], None], strict=True):
+            sentences = sentence_spans(article.body, block.char_start, block.char_end)
+            if after is not None and after.table is not None and block.section_index == after.section_index and \
+                    block.kind == "prose" and all(leads_in(article.body[s:e]) for s, e in sentences):
+                table = [c for c in chunks if c.kind == "table" and after.char_start <= c.char_start < after.char_end]
+                label = article.body[sentences[0][0]:sentences[-1][1]].strip("*：: ")
+                if not any(s <= sentences[0][0] and sentences[-1][1] <= e for s, e in spans):
+                    assert table and all(c.section[-1].endswith(label) for c in table), (label, table[:1])
+                    captions += 1
+                    continue
+            for start, end in sentences:
                 inside = any(s <= start and end <= e for s, e in spans)
                 # a sentence longer than the limit is cut, but every piece is covered
                 covered = inside or all(any(s <= i < e for s, e in spans)
                                         for i in range(start, end) if not article.body[i].isspace())
                 assert covered, (article.path, article.body[start:end][:80])
+    assert captions >= 3
 
 
 def test_a_question_or_a_label_opens_the_chunk_that_answers_it(corpus_chunks):

@@ -177,6 +177,13 @@ def test_a_quote_that_asks_a_question_comes_with_the_answer_after_it(client, que
     assert "**为什么不全用 PP？**" in text and "代码复杂" in text and "流水线气泡" in text, text
 
 
+def test_a_label_before_a_table_is_no_passage_so_an_answer_always_has_text(client):
+    # "**计算能力和带宽**：" had been a passage of its own, ranked first, with nothing to quote: answerable, no answer
+    body = client.post("/v1/ask", json={"question": "显存的理论带宽是怎么算出来的？想自己核对一下规格表"}).json()
+    assert body["answerable"] and body["answer"]["text"], body
+    assert all(c["text"] != "**计算能力和带宽**：" for c in body["citations"])
+
+
 def test_a_question_and_its_answer_are_one_passage_and_the_answer_stops_at_three_sentences(client):
     # the question had closed its chunk ("...处理多少字节？ **答案：** 1."), its answer opening the next one
     text = client.post("/v1/ask", json={"question": "使用 SHARP 时交换机处理多少字节？"}).json()["answer"]["text"]
