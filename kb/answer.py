@@ -30,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from kb.asked_about import asked_about
 from kb.asks import DEFINES, DRAWBACK, FIGURE_ASKED, WHEN, WHY
 from kb.class_comparison import NAMES as CLASS_NAMES
 from kb.class_comparison import (
@@ -41,7 +42,7 @@ from kb.class_comparison import (
     offered_between,
     statements,
 )
-from kb.coverage import Name, asked_about, known_terms, names_in, unknown_names, unlisted_names
+from kb.coverage import Name, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode

@@ -1,4 +1,4 @@
-"""Names in a question that the corpus never mentions, and whether the question is about them.
+"""Names in a question that the corpus never mentions (whether the question is about them: ``kb.asked_about``).
 
 A question about "the Graphcore Bow IPU" or "寒武纪思元590" finds passages about
 other accelerators that score like real answers; what tells it apart is that
@@ -13,12 +13,6 @@ rare in general English ("graphcore", "groq lpu"). Amounts are not names: "40GB"
 The corpus's own model numbers and spelled-out acronyms ("WSE-3", "bf16", "RDU") are its terms
 (``known_terms``): a question naming one is about the corpus's subject whatever the domain gate says.
 
-An unknown name declines the question only when it is what the question asks
-about: the question names nothing the corpus knows (no entity of the fact
-table, no domain term such as GPU or HBM), or it compares the unknown thing
-with a known one ("is the Maia 100 faster than an H100?"). A name beside a
-known subject is incidental and the question is answered: "How much memory
-does the H100 have for training Mistral models?", "跑Stable Diffusion想用L40S".
 Names written side by side are one name ("Rubin Ultra"), known only if the
 corpus writes those words side by side: a known family name with a new word
 after it is a new product, and the question is about that product.
@@ -32,7 +26,6 @@ from functools import cached_property, lru_cache
 
 from kb.han_names import HAN_RUN, han_names, tagger
 from kb.language import HAN, RUSSIAN_LOWER, word_frequency
-from kb.specs.clauses import COMPARING
 from kb.specs.quantities import NUMBER_WORDS
 
 _MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]*"
@@ -40,8 +33,6 @@ _MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Z
 _CAPITALIZED = re.compile(r"(?<![A-Za-zА-Яа-яЁё0-9\-])(?:[A-Z][a-z]{2,}|[А-ЯЁ][а-яё]{2,})(?![A-Za-zА-Яа-яЁё0-9])")
 _TOKEN = re.compile(rf"[a-z0-9{RUSSIAN_LOWER}]+(?:-[a-z0-9{RUSSIAN_LOWER}]+)*")
 _SENTENCE_END = re.compile(r"[.!?…]\s+$")
-# where one sentence ends and another begins: a Chinese sentence runs on with no space ("…更大？在 k8s 上…")
-_SENTENCE_BREAK = re.compile(rf"[.?!。？！…](?:\s|[{HAN}])")
 # An amount is not a model number: a number with a unit ("40GB", "80G", "700W", "5nm"), or a count of
 # parameters (B, M or T) next to a word for a model ("a 7B model", "модели 13B", "7B大模型", "1.8T-param").
 # A name word right before the number makes it a name whatever follows ("Ascend 910B model", "Atlas 300T").
@@ -94,9 +85,6 @@ _FUNCTION_WORDS = frozenset("a an and are as at be but by can do does each for f
                             "new not of on or our so that the their there these this those to we what when where "
                             "which who why will with would you your".split())
 _CAPITALIZED_PAIR = re.compile(r"(?<![A-Za-z0-9])(?=([A-Z][a-z]+ [A-Z][a-z]+)(?![A-Za-z0-9]))")  # overlapping
-# Words that put two things side by side: a name joined to a known one by them is compared, not incidental.
-_COMPARING = re.compile(rf"\b(?:{COMPARING['en']})\b|(?<![а-яё])(?:{COMPARING['ru']})(?![а-яё])|{COMPARING['zh']}",
-                        re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -337,54 +325,6 @@ def unlisted_names(words: CorpusWords, names: list[Name], taken: list[tuple[int,
     return [n for n in names if len(n.text.replace(" ", "")) >= 3 and product_line(n.text) and words.mentions(n.text) and
             not any(n.start < b and a < n.end for a, b in taken) and
             not any(a <= n.start and n.end <= b for a, b in terms)]
-
-
-# a part of a known product asked by a name of its own: "the Infinity Cache on the (AMD) MI300X", "Infinity Cache у
-# MI300X", "MI300X 的 Infinity Cache 有多大"
-_PART_OF = re.compile(r"\s+(?:on|of|in)\s+(?:the\s+|an?\s+)?(?:[A-Z]\w*\s+)?")
-_OWNS = re.compile(r"\s*上?的\s*")
-_HOW_MUCH = re.compile(r"\s*(?:有多|是多|多大|多少|的?(?:容量|大小))")
-
-
-def _part_asked(question: str, name: Name, start: int, end: int) -> bool:
-    """Whether an unknown name is asked of the known product at ``start``-``end`` as a part of it."""
-    if name.end <= start:
-        between = question[name.end:start]
-        return between.strip() == "у" or (_PART_OF.fullmatch(between) is not None and
-                                          re.search(r"\bthe\s+$", question[:name.start]) is not None)
-    return bool(_OWNS.fullmatch(question[end:name.start])) and bool(_HOW_MUCH.match(question[name.end:]))
-
-
-def asked_about(question: str, unknown: list[Name], known: list[tuple[int, int]],
-                cues: list[tuple[int, int]] = ()) -> bool:
-    """Whether the unknown names are what the question asks about, given the spans of the known
-    subjects it names (fact-table entities, domain terms) and of its attribute cues (an attribute's words in
-    capitals, "the Die Size of the A100", are no part of the product)."""
-    if not unknown:
-        return False
-    # a known name inside an unknown one, or right before or after it, is part of it: "NVIDIA" and "Rubin"
-    # of "NVIDIA Rubin Ultra", "Gen3" of "骁龙8 Gen3"
-    def part_of(a: int, b: int, n: Name) -> bool:
-        rest = question[n.start:a] + question[b:n.end]
-        inside = n.start <= a and b <= n.end and rest.strip() and all(w[:1].isupper() for w in rest.split())
-        return bool(inside) or (b <= n.start and not question[b:n.start].strip()) or \
-            (n.end <= a and not question[n.end:a].strip())
-
-    known = [(a, b) for a, b in known if not any(part_of(a, b, n) for n in unknown)]
-    parts = [n for n in unknown if not any(n.start < e and s < n.end for s, e in cues)]
-    if not known or any(_part_asked(question, n, a, b) for n in parts for a, b in known):
-        return True
-    # compared with a known subject: a comparing word between an unknown name and the known one next to it, in
-    # its sentence ("Serving Gemma is memory-bound. Does the H200 have faster memory than the H100?" compares
-    # the H200 with the H100, not Gemma with either)
-    for name in unknown:
-        for start, end in known:
-            left, right = (name.end, start) if name.end <= start else (end, name.start)
-            between = question[left:right]
-            if left <= right and _COMPARING.search(between) and not _SENTENCE_BREAK.search(between + " ") and \
-                    not any(left <= a and b <= right for a, b in known):
-                return True
-    return False
 
 
 def known_terms(question: str, words: CorpusWords, lang: str | None = "en",

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from kb.coverage import asked_about, corpus_words, unknown_names
+from kb.asked_about import asked_about
+from kb.coverage import corpus_words, unknown_names
 from kb.evaluation.sweep import choose_domain_threshold, domain_thresholds
 from kb.specs.clauses import fits_said_per, said_per
 from kb.specs.lines import asked_line, line_generations, name_generations, unlisted_variant

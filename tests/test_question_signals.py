@@ -7,9 +7,9 @@ import re
 import pytest
 from pydantic import ValidationError
 
+from kb.asked_about import asked_about
 from kb.asks import FIGURE_ASKED
 from kb.coverage import (
-    asked_about,
     corpus_words,
     defined_acronyms,
     known_terms,
@@ -247,6 +247,11 @@ def test_an_unknown_name_declines_only_what_it_is_about():
     assert about("Сколько Infinity Cache у H100?", ["H100"]) and about("H100 的 Infinity Cache 有多大？", ["H100"])
     assert not about("Can I use the H100 on Kubernetes?", ["H100"])  # the product is on it, not the other way
     assert not about("H100 的 Kubernetes 部署教程", ["H100"])  # no size asked of it
+    # past a gloss in brackets, and by the English possessive with the size asked before it
+    assert about("H100 的 Infinity Cache（L3 缓存）有多大？", ["H100"])
+    assert about("How big is the H100's Infinity Cache?", ["H100"])
+    assert not about("How big is the H100's memory for Mistral models?", ["H100"])
+    assert not about("What did the H100's launch mean for Kubernetes?", ["H100"])  # no size asked
     # an attribute's own words in capitals ("the Die Size of the H100") are the attribute asked, no part
     question = "What is the Die Size of the H100?"
     cue = [(question.index("Die Size"), question.index("Die Size") + 8)]
