@@ -1,7 +1,9 @@
 """A small domain glossary (corpus/glossary.yaml) that carries question terms across languages.
 
-Only the lexical leg uses it: a Russian question's "память" adds "memory"
-to the tokens searched in English passages, "内存" in Chinese ones.
+The lexical leg uses it: a Russian question's "память" adds "memory" to the
+tokens searched in English passages, "内存" in Chinese ones. So does the dense
+leg (``written_in``): the question with its terms written in a passage's
+language also scores that language's passages.
 """
 
 from __future__ import annotations
@@ -41,6 +43,32 @@ class Glossary:
                 for term in entry.get(target, []):
                     out.extend(term)
         return out
+
+    def written_in(self, text: str, source: str) -> dict[str, str]:
+        """Per other language, the (normalized) question with each glossary term of its own language written as
+        that language's first term of the entry ("stay compute-bound across nodes" -> "stay 计算受限 跨节点"); only
+        the languages it changed. A model that links "计算受限" to a Chinese passage may not link "compute-bound"."""
+        out = {}
+        for target in LANGS:
+            if target == source:
+                continue
+            written = text
+            for pattern, term in self._term_patterns(source, target):
+                written = pattern.sub(f" {term} ", written)
+            if written != text:
+                out[target] = " ".join(written.split())
+        return out
+
+    @lru_cache(maxsize=8)  # noqa: B019 - one glossary per process; compiled once per language pair, not per question
+    def _term_patterns(self, source: str, target: str) -> tuple[tuple[re.Pattern, str], ...]:
+        found = []
+        for entry in self._written:
+            into = next(iter(entry.get(target, [])), None)
+            for term in entry.get(source, []) if into else ():
+                if term.lower() != into.lower():
+                    edge = "{}" if source == "zh" else r"(?<![\w-]){}(?![\w-])"
+                    found.append((len(term), re.compile(edge.format(re.escape(term)), re.IGNORECASE), into))
+        return tuple((pattern, into) for _, pattern, into in sorted(found, key=lambda f: -f[0]))  # longest first
 
     def in_english(self, text: str, words: set[str] | frozenset[str]) -> str:
         """The text with the Russian and Chinese terms of each entry whose English term is one of ``words``

@@ -32,6 +32,7 @@ class RetrievalParams:
     fusion_dense_window: float | None
     diversify_margin: float
     max_chunks_per_article: int
+    translated_queries: bool
 
     @classmethod
     def from_settings(cls, settings) -> RetrievalParams:

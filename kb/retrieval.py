@@ -148,10 +148,18 @@ class Retriever:
             raise QuestionError("the question is empty")
         mode = mode or self.mode
         p = self.params
-        vector = self.encoder.encode_queries([text], [lang])[0]
-        chunk_scores, sentence_scores = self.index.dense_scores(vector)
-        whole = calibrated(self.calibration, chunk_scores, lang, self.index.chunk_langs)
-        sentence_dense = calibrated(self.sentence_calibration, sentence_scores, lang, self.index.sentence_langs)
+        written = self.glossary.written_in(text, lang) if self.glossary and lang and p.translated_queries else {}
+        # each written form is centred as a question of the language it is written in; scores stay calibrated
+        # for the question's own language against the passage's
+        vectors = self.encoder.encode_queries([text, *written.values()], [lang, *written])
+        vector = vectors[0]
+        whole, sentence_dense = self._dense(vector, lang)
+        for target, other in zip(written, vectors[1:], strict=True):
+            # the question as written in a passage's language scores that language's passages too: the higher counts
+            theirs, their_sentences = self._dense(other, lang)
+            whole = np.where(self.index.chunk_langs == target, np.maximum(whole, theirs), whole)
+            sentence_dense = np.where(self.index.sentence_langs == target,
+                                      np.maximum(sentence_dense, their_sentences), sentence_dense)
         best = best_sentence(sentence_dense, self.index.sentence_spans[:, 0], fallback=whole)
         dense = blend_dense(whole, best, p.dense_sentence_share)
         # BM25 in all question tokens for the question's language, and in other languages only the
@@ -170,6 +178,12 @@ class Retriever:
         domain = self.domain_gate.score(vector) if self.domain_gate else None
         return QueryScores(question=text, lang=lang, tokens=tokens, query_vector=vector, dense=dense,
                            sentence_dense=sentence_dense, lexical=lexical, fused=fused, evidence=evidence, domain=domain)
+
+    def _dense(self, vector: np.ndarray, lang: str | None) -> tuple[np.ndarray, np.ndarray]:
+        """Calibrated scores of every passage and every sentence for one query vector."""
+        chunk_scores, sentence_scores = self.index.dense_scores(vector)
+        return (calibrated(self.calibration, chunk_scores, lang, self.index.chunk_langs),
+                calibrated(self.sentence_calibration, sentence_scores, lang, self.index.sentence_langs))
 
     def sentence_evidence(self, scores: QueryScores, chunks: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The sentences of these chunk positions (rows of ``index.sentence_spans``) and how well each

@@ -78,6 +78,8 @@ class Settings(BaseSettings):
     diversify_margin: float = Field(0.5, ge=0.0, description="among passages within this score of the best left, "
                                     "one from the least-cited article goes first; 0: pure score order")
     use_glossary: bool = Field(True, description="carry question terms across languages with corpus/glossary.yaml")
+    translated_queries: bool = Field(True, description="also score passages of another language with the question "
+                                     "whose glossary terms are written in that language (the higher score counts)")
     max_chunks_per_article: int = Field(0, ge=0, description="0 means no cap")
     # the best abstention F1 on dev that loses no answerable question is any threshold in (1.17, 5.10] once the
     # domain gate declines dev's off-topic questions, and the sweep takes the middle; near-miss questions (a

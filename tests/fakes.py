@@ -9,10 +9,10 @@ import numpy as np
 
 from kb.params import RetrievalParams
 
-# Plain fusion: no sentence blend, no floor, no window, no diversification, no cap.
+# Plain fusion: no sentence blend, no floor, no window, no diversification, no cap, no written-in questions.
 PLAIN = RetrievalParams(retrieval_mode="hybrid", dense_sentence_share=0.0, fusion_lexical_weight=2.0,
                         lexical_min_match=0.0, fusion_dense_window=None, diversify_margin=0.0,
-                        max_chunks_per_article=0)
+                        max_chunks_per_article=0, translated_queries=False)
 
 
 def plain_params(**changes) -> RetrievalParams:

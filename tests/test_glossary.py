@@ -50,3 +50,35 @@ def test_a_maker_written_in_russian_or_chinese_reads_as_its_latin_name(project_s
     assert "NVIDIA" in glossary.in_english("Какой GPU от Нвидиа самый быстрый?", makers)
     assert glossary.in_english("英伟达A100的显存", makers).split()[:2] == ["NVIDIA", "A100的显存"]  # the model stays whole
     assert glossary.in_english("亚马逊的 Trainium", makers) == "亚马逊的 Trainium"  # not asked for: left as written
+
+
+def test_a_question_is_written_in_each_other_language_by_its_terms():
+    glossary = Glossary([{"en": ["node", "nodes"], "ru": ["узел"], "zh": ["节点"]},
+                         {"en": ["across nodes"], "ru": ["между узлами"], "zh": ["跨节点"]},
+                         {"en": ["peak"], "zh": ["峰值"]}])
+    written = glossary.written_in("Why is it slower across nodes than inside a node?", "en")
+    # the longest term first ("across nodes", not "nodes"), whole words only, each language its own form
+    assert written == {"ru": "Why is it slower между узлами than inside a узел ?",
+                       "zh": "Why is it slower 跨节点 than inside a 节点 ?"}
+    assert glossary.written_in("Who is speaking at the peaking party?", "en") == {}  # no term as a whole word
+    assert glossary.written_in("跨节点为什么慢？", "zh") == {"en": "across nodes 为什么慢？", "ru": "между узлами 为什么慢？"}
+
+
+def test_a_passage_in_another_language_is_found_by_the_question_written_in_it(runtime):
+    # e5-small does not link "compute-bound across nodes" to "跨节点 ... 计算受限"; written with the glossary's terms,
+    # the question finds the Chinese conclusion among the first five, as it does with the setting off only far below
+    from dataclasses import replace
+
+    retriever = runtime.retriever
+    question = "Why is it harder for a B200 cluster to stay compute-bound across nodes than an H100 cluster?"
+    target = next(i for i, c in enumerate(retriever.index.chunks) if "结论：B200 在跨节点场景更难计算受限" in c.text)
+
+    def rank(translated: bool) -> int:
+        before = retriever.params
+        retriever.params = replace(before, translated_queries=translated)
+        try:
+            fused = retriever.score(question).fused
+        finally:
+            retriever.params = before
+        return int((fused > fused[target]).sum()) + 1
+    assert rank(True) <= 5 < 50 < rank(False)
