@@ -630,3 +630,18 @@ def test_a_formulas_result_in_code_counts_and_a_line_that_leaves_the_noun_out_co
 def test_a_data_type_asked_of_a_count_does_not_filter_it(table):
     _, spec = lookup(table, "How many FP32 CUDA cores does the H100 have?", "en")
     assert [(e.entity, e.value) for e in spec.entries if e.attribute == "cuda_cores"] == [("nvidia-h100-sxm", 16896)]
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("How does GB200 NVL72 get around the problem that B200 is hard to keep compute-bound across nodes?", "en"),
+    ("How do TPUs avoid the bandwidth limits of HBM?", "en"),
+    ("B200 трудно загрузить вычислениями между узлами — как это решает GB200 NVL72?", "ru"),
+    ("B200 跨节点难以计算受限，GB200 NVL72 怎么解决的？", "zh"),
+])
+def test_how_a_problem_is_got_around_asks_a_means_not_a_figure(table, question, lang):
+    assert understand(question, lang, table) is None
+
+
+def test_a_figure_asked_beside_a_means_word_is_still_a_figure(table):
+    assert understand("How much memory does the GB200 have?", "en", table).attribute == "memory_capacity"
+    assert understand("How does the H100 compare to the A100 in memory?", "en", table).kind == "comparison"
