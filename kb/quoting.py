@@ -145,7 +145,8 @@ def with_reason(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
 def with_answer(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
     """A quote that asks a question ("**为什么不全用 PP？**", "**问题 1 [B200 Roofline]**：... 这如何影响 Roofline？")
     comes with the sentences after it that answer it, up to ``ANSWER_SENTENCES`` of them that say something (not
-    a label, "**答案：**", nor a few words without a figure), and never past the next question: the question a passage asks is most like the one a user asks,
+    a label, "**答案：**", nor a few words without a figure), and never past the next question (one that goes on in
+    the same line, "B200 呢？", is part of it): the question a passage asks is most like the one a user asks,
     and read alone it answers nothing."""
     pos, start, end = quote
     text = hits[pos].chunk.span_text
@@ -154,6 +155,9 @@ def with_answer(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
         return quote
     last, said = end, 0
     for s, e in spans[k + 1:]:
+        if not said and asks(text(s, e)) and "\n" not in text(last, s):
+            last = e  # a question that goes on in its line ("...临界强度是多少？B200 呢？") is one question
+            continue
         if said == ANSWER_SENTENCES or asks(text(s, e)):
             break
         if _says_something(text(s, e)):  # a label or a few words ("Давайте разберемся.") is read only in between

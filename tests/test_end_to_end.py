@@ -184,6 +184,13 @@ def test_a_label_before_a_table_is_no_passage_so_an_answer_always_has_text(clien
     assert all(c["text"] != "**计算能力和带宽**：" for c in body["citations"])
 
 
+def test_a_question_that_goes_on_in_its_line_is_one_question_before_its_answer(client):
+    # "...临界强度是多少？B200 呢？" asks once; the answer after "**答案：**" comes with it
+    text = client.post("/v1/ask", json={"question": "Какая критическая арифметическая интенсивность у H100 для "
+                                                    "fp16 matmul?"}).json()["answer"]["text"]
+    assert "B200 呢？" in text and "= 295" in text, text
+
+
 def test_a_question_and_its_answer_are_one_passage_and_the_answer_stops_at_three_sentences(client):
     # the question had closed its chunk ("...处理多少字节？ **答案：** 1."), its answer opening the next one
     text = client.post("/v1/ask", json={"question": "使用 SHARP 时交换机处理多少字节？"}).json()["answer"]["text"]

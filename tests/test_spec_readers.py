@@ -645,3 +645,15 @@ def test_how_a_problem_is_got_around_asks_a_means_not_a_figure(table, question, 
 def test_a_figure_asked_beside_a_means_word_is_still_a_figure(table):
     assert understand("How much memory does the GB200 have?", "en", table).attribute == "memory_capacity"
     assert understand("How does the H100 compare to the A100 in memory?", "en", table).kind == "comparison"
+
+
+@pytest.mark.parametrize("question, egress", [
+    ("Какая пропускная способность между узлами у H100?", True),
+    ("Какая пропускная способность на выходе из узла у GB200 NVL72?", True),
+    ("Сколько ГБ/с на узел у H100?", True),
+    # inside a node is no node's egress, and a figure the question gives ("450 ГБ/с") names nothing asked
+    ("на практике какую полосу реально выдает AllReduce внутри узла 8xH100? в теории же 450 ГБ/с", False),
+])
+def test_a_russian_node_bandwidth_is_the_egress_only_when_said_between_nodes(table, question, egress):
+    query = understand(question, "ru", table)
+    assert (query is not None and query.attribute == "node_egress_bandwidth") is egress

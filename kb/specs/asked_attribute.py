@@ -310,7 +310,8 @@ def _after_asked_noun(spans: dict[str, Spans], low: str, lang: str) -> set[str]:
 def unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:
     """With no attribute named, a unit written in the question ("多少美元") names the one attribute
     measured in its dimension that the table has values of, when there is one."""
-    dimensions = {UNITS[u].dimension for u, pattern in UNIT_WORDS.items() if re.search(pattern, low)}
+    dimensions = {UNITS[u].dimension for u, pattern in UNIT_WORDS.items()
+                  if any(not _GIVEN.search(low, 0, m.start()) for m in re.finditer(pattern, low))}  # "450 ГБ/с" is given
     named = [a.id for a in table.vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension in dimensions
              and table.entities_with(a.id)]
     return [(0, named[0])] if len(named) == 1 else []
