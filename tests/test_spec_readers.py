@@ -657,3 +657,12 @@ def test_a_figure_asked_beside_a_means_word_is_still_a_figure(table):
 def test_a_russian_node_bandwidth_is_the_egress_only_when_said_between_nodes(table, question, egress):
     query = understand(question, "ru", table)
     assert (query is not None and query.attribute == "node_egress_bandwidth") is egress
+
+
+def test_a_data_type_filters_only_figures_given_per_data_type(table):
+    # the FP64 of the second sentence is what the questioner checks, not a kind of clock
+    _, clock = lookup(table, "What's the peak clock of the compute units on the MI250? Trying to sanity-check the 45.3 "
+                             "TF fp64 vector number.", "en")
+    assert clock.found and "1.7 GHz" in clock.answer.text
+    _, fp64 = lookup(table, "What's the FP64 TFLOPS of the MI250?", "en")
+    assert fp64.entries and all("FP64" in e.display for e in fp64.entries)
