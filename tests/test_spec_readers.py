@@ -666,3 +666,19 @@ def test_a_data_type_filters_only_figures_given_per_data_type(table):
     assert clock.found and "1.7 GHz" in clock.answer.text
     _, fp64 = lookup(table, "What's the FP64 TFLOPS of the MI250?", "en")
     assert fp64.entries and all("FP64" in e.display for e in fp64.entries)
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    # a count cued only after "one" or "each" counts something else per that thing: no SM count
+    ("H100 一个 SM 最多能同时调度多少个 warp？", "zh", None),
+    ("How many warps can one SM of the H100 schedule at once?", "en", None),
+    ("Сколько warp может одновременно планировать один SM у H100?", "ru", None),
+    ("How many SMs does the H100 have?", "en", "sm_count"),
+    ("How many CUDA cores per SM does the H100 have?", "en", "cuda_cores"),
+    # a count defined per a whole is what "one pod" asks; "на ResNet-50" is no "one"
+    ("Ironwood（TPU7x）一个 pod 最多多少颗芯片？", "zh", "pod_size"),
+    ("ponte vecchio на resnet-50 сколько картинок в секунду при обучении выдаёт?", "ru", "resnet50_throughput"),
+])
+def test_a_count_cued_after_one_of_a_thing_counts_something_per_it(table, question, lang, attribute):
+    query = understand(question, lang, table)
+    assert (query.attribute if query else None) == attribute

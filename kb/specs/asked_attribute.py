@@ -12,7 +12,7 @@ import re
 from kb.language import HAN
 from kb.specs.clauses import defined_per, fits_said_per, said_per
 from kb.specs.facts import FactTable
-from kb.specs.units import UNITS
+from kb.specs.units import UNITS, counted
 
 # Units written in a question say what kind of quantity it asks for ("in %", "сколько гигабит", "多少美元").
 UNIT_WORDS = {
@@ -305,6 +305,19 @@ def _after_asked_noun(spans: dict[str, Spans], low: str, lang: str) -> set[str]:
     stop = CLAUSE_BREAK.search(low, end)
     limit = stop.start() if stop else len(low)
     return {b for b, found in spans.items() if b not in heads and all(end <= s < limit for s, _ in found)}
+
+
+# One thing of many named ("one SM", "каждый SM", "一个 SM"): what a question counts, it counts per that thing.
+_ONE_OF = re.compile(r"\b(?:one|each|every|a single|per)\s+$|(?<![а-яё])(?:один|одн(?:ом|ого|а|у)|кажд\w+)\s+$|"
+                     r"(?:一个|每个|每一个|单个|每)\s*$")
+
+
+def counted_per_one(low: str, attribute, found: Spans | None) -> bool:
+    """Whether a count of things is cued only after "one" or "each" ("how many warps can one SM schedule"): the
+    question counts something else per that thing. A count defined per a whole ("chips per pod", cued by "一个 pod")
+    is what such a question asks."""
+    return counted(attribute.unit) and not attribute.whole and defined_per(attribute.labels.get("en", "")) is None \
+        and bool(found) and all(_ONE_OF.search(low, 0, s) for s, _ in found)
 
 
 def unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:

@@ -19,7 +19,7 @@ from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import dates
-from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, unit_cue
+from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, counted_per_one, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per, of_another_chip
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
@@ -249,8 +249,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     if attribute is not None and lang == "zh" and _COUNTED.search(low) and not counted(vocabulary.attributes[attribute].unit):
         attribute = next((a for a in cued if counted(vocabulary.attributes[a].unit) and any(  # "几条 ICI 链路": links
             not _COUNTED.fullmatch(low, s, e) for s, e in spans.get(a, []))), None)  # (not "几颗 HBM": no chips)
-    if attribute is None:
-        return None
+    if attribute is None or counted_per_one(low, vocabulary.attributes[attribute], spans.get(attribute)):
+        return None  # none, or "一个 SM 能调度多少个 warp" ("how many warps can one SM schedule"): per SM, not SMs
     if attribute == PER_PRECISION and _PRACTICE.search(low) and MEASURED_COMPUTE in vocabulary.attributes:
         attribute = MEASURED_COMPUTE  # "на реальном bf16 matmul": what is achieved, not the peak
     # a memory type or a link beside a product ("the 80GB HBM2e A100", "GH200 с 96 ГБ HBM3") is the product's make-up,
