@@ -33,11 +33,12 @@ ACTION = re.compile(r"\bwhat (?:do|should|must|can) (?:i|we|you) (?:[a-z]+ )?(?:
                     r"有什么(?:需要|要|该|可以)?(?:调|调整|调优|设置|配置|修改|检查)|(?:调|调整|调优|设置|配置|检查)(?:什么|哪些)")
 # How a problem is got around ("how does GB200 NVL72 get around ...", "как это решает GB200 NVL72", "GB200 NVL72 怎么解决的"):
 # a means, not a figure, though the problem is named by an attribute ("compute-bound", "bandwidth").
+# ("handle", "deal with", "справляется", "обходит" are no such words: "how does the H100 handle FP8", "как быстро ...
+# справляется", "как сильно MI300X обходит H100" ask figures.)
 MEANS = re.compile(r"\bhow (?:does|do|did|can|could|would|will|is|are)\b[^?.]{0,80}?\b(?:get(?:s|ting)? around|solve[sd]?|fix(?:es|ed)?|"
-                   r"overcome[s]?|avoid(?:s|ed)?|handle[sd]?|deal(?:s)? with|address(?:es|ed)?|mitigate[sd]?|work(?:s)? around|"
-                   r"compensate[sd]? for|make[s]? up for)\b|"
-                   r"(?<![а-яё])как\b[^?.]{0,80}?(?<![а-яё])(?:реша\w*|решить|решен\w*|обход\w*|обойти|справля\w*|избега\w*|"
-                   r"избежать|компенсир\w*)|(?:怎么|如何|怎样)(?:来)?(?:解决|避免|克服|绕过|弥补|应对|缓解)")
+                   r"overcome[s]?|avoid(?:s|ed)?|mitigate[sd]?|work(?:s)? around|compensate[sd]? for|make[s]? up for)\b|"
+                   r"(?<![а-яё])как(?!\s+(?:быстро|сильно|дорого|много|хорошо))\b[^?.]{0,80}?(?<![а-яё])(?:реша\w*|решить|решен\w*|"
+                   r"обойти|избега\w*|избежать|компенсир\w*)|(?:怎么|如何|怎样)(?:来)?(?:解决|避免|克服|绕过|弥补|应对|缓解)")
 # A figure asked in so many words ("how much", "сколько", "多少", 几 but not 几乎 "almost"); a word of rate asks one
 # too (see ``rate_asked``).
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几(?!乎)|是多少")

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 
 from kb.markdown import Block, parse_article
 from kb.models import Article, Chunk, Section, Span
-from kb.sentences import SENTENCE_RULES, leads_in, sentence_spans
+from kb.sentences import SENTENCE_RULES, is_label, leads_in, sentence_spans
 from kb.tables import Table
 from kb.textnorm import normalize_for_matching
 
 TokenCounter = Callable[[str], int]
-CHUNK_RULES = 3  # bump when the packing changes (2: a question or a label opens the chunk that answers it;
-# 3: labels alone before a table name it)
+CHUNK_RULES = 4  # bump when the packing changes (2: a question or a label opens the chunk that answers it;
+# 3, 4: labels alone before a table name it)
 _MARKUP = re.compile(r"[*_`]+")
 
 
@@ -122,7 +122,7 @@ def chunk_article(article: Article, count_tokens: TokenCounter, settings: Chunke
         """The section a table stands in, with the lead-ins right before it ("**内存容量**：") as the last step
         of its path: they name the table, and a passage of labels alone says nothing."""
         nonlocal pending, pending_section
-        if not pending or pending_section is not section or not all(leads_in(body[s:e]) for s, e in pending):
+        if not pending or pending_section is not section or not all(is_label(body[s:e]) for s, e in pending):
             return section
         caption = " ".join(_MARKUP.sub("", body[s:e]).strip().rstrip(":：").strip() for s, e in pending)
         pending, pending_section = [], None

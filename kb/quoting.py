@@ -99,7 +99,7 @@ _CONCLUDES = re.compile(r"^\W*(?:so|thus|hence|therefore|in short|as a result|th
                         r"(?![а-яё])|(?<![а-яё])(?:это|что) объясняет(?![а-яё])|"
                         r"^\W*(?:(?:вот|именно) поэтому|вот почему)(?![а-яё])|"
                         r"^\W*(?:结论|总结|所以|因此|因而|综上|这意味着|也就是说)|这(?:就)?解释了|"
-                        r"^\W*(?:这|那)(?:就|也|正)?是(?:为什么|原因)", re.IGNORECASE)
+                        r"^\W*(?:这|那)(?:就|也|正)?是(?:为什么|原因)(?![^。]*[？?]\W*$)", re.IGNORECASE)
 
 
 _HAS_LETTER = re.compile(r"[^\W\d_]")
@@ -155,8 +155,8 @@ def with_answer(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
         return quote
     last, said = end, 0
     for s, e in spans[k + 1:]:
-        if not said and asks(text(s, e)) and "\n" not in text(last, s):
-            last = e  # a question that goes on in its line ("...临界强度是多少？B200 呢？") is one question
+        if not said and asks(text(s, e)) and "\n" not in text(last, s) and size(text(s, e)) <= LABEL_WORDS:
+            last = e  # a short question that goes on in its line ("...临界强度是多少？B200 呢？") is one question
             continue
         if said == ANSWER_SENTENCES or asks(text(s, e)):
             break

@@ -95,7 +95,7 @@ def split_sentences(text: str) -> list[str]:
 # statement that ends in a colon ("GPU 使用 SIMT 而不是 TPU 的 SIMD：") still says something.
 _COLON_END = re.compile(r"[:：]\W*$")
 ANNOUNCES = re.compile(r"(?:\b(?:following|as follows|below|these)|(?<![а-яё])(?:следующ\w*|ниже|такие)|如下|以下|下面)\W*[:：]\W*$|"
-                       r"^\W*(?:here(?:'s| are| is)\b|(?<![а-яё])вот(?![а-яё])|以下是|下面是)")
+                       r"^\W*(?:here(?:'s| are| is)\b|(?<![а-яё])вот(?![а-яё])(?!\s+почему)|以下是|下面是)")
 LABEL_WORDS = 6  # a heading has a few words (a Chinese character counts half a word)
 
 

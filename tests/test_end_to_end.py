@@ -191,6 +191,12 @@ def test_a_question_that_goes_on_in_its_line_is_one_question_before_its_answer(c
     assert "B200 呢？" in text and "= 295" in text, text
 
 
+def test_a_long_question_after_a_question_is_no_part_of_it(client):
+    # four rhetorical questions in a row: only a short one that goes on in its line ("B200 呢？") joins the first
+    text = client.post("/v1/ask", json={"question": "训练大模型需要怎样的硬件前提？"}).json()["answer"]["text"]
+    assert "需要怎样的硬件前提？" in text and "如何以较低的成本" not in text, text
+
+
 def test_a_question_and_its_answer_are_one_passage_and_the_answer_stops_at_three_sentences(client):
     # the question had closed its chunk ("...处理多少字节？ **答案：** 1."), its answer opening the next one
     text = client.post("/v1/ask", json={"question": "使用 SHARP 时交换机处理多少字节？"}).json()["answer"]["text"]

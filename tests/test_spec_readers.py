@@ -682,3 +682,33 @@ def test_a_data_type_filters_only_figures_given_per_data_type(table):
 def test_a_count_cued_after_one_of_a_thing_counts_something_per_it(table, question, lang, attribute):
     query = understand(question, lang, table)
     assert (query.attribute if query else None) == attribute
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    # the digits of a name ("FP8", "A100") are no figure given; "192GB HBM" after "with its" is
+    ("Which has more FP8 TFLOPS, the H100 or the MI300X with its 192GB HBM?", "en", "peak_compute"),
+    ("What's the int8 TOPS of the TPU v5e with 16GB HBM?", "en", "peak_compute"),
+    ("A100 GB/s HBM?", "en", "memory_bandwidth"),
+    # "80GB of HBM": a figure given with what it is of; when every attribute named is given, none is asked
+    ("With 80GB of HBM, how many FP8 TFLOPS does the H100 have?", "en", "peak_compute"),
+    ("The TPU v5p has 2.5 TB/s of HBM bandwidth; what is its ICI bandwidth per axis?", "en", "ici_bandwidth"),
+    ("With 192GB of memory, what's the MI300X FP8 speed?", "en", None),
+    # how fast or how much it copes is a figure, not a means
+    ("Как быстро H100 справляется с bf16?", "ru", "peak_compute"),
+    ("How does the H100 handle FP8 in terms of TFLOPS?", "en", "peak_compute"),
+    ("Как сильно MI300X обходит H100 по объёму памяти?", "ru", "memory_capacity"),
+    # a GPU's output is no node's egress; speed between nodes is
+    ("Какая пропускная способность на выходе NVLink у H100?", "ru", "gpu_bandwidth"),
+    ("Какая скорость передачи между узлами у H100?", "ru", "node_egress_bandwidth"),
+])
+def test_a_figure_given_a_means_and_a_node_are_told_apart_from_what_is_asked(table, question, lang, attribute):
+    query = understand(question, lang, table)
+    assert (query.attribute if query else None) == attribute
+
+
+def test_a_data_type_filters_the_figures_of_an_attribute_given_per_data_type_whatever_one_product_has(table):
+    # the WSE-3's one compute figure ("125 petaflops of AI compute") has no data type: it answers no FP64 question
+    _, fp64 = lookup(table, "What is the FP64 performance of the Cerebras WSE-3?", "en")
+    assert not fp64.entries
+    _, compared = lookup(table, "Which is faster in FP64, the WSE-3 or the MI300X?", "en")
+    assert compared.answer is None or not getattr(compared.answer, "comparable", False)

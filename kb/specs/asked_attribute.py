@@ -66,7 +66,11 @@ _ZH_MODIFIES = re.compile(r"\s*(?:[)）]\s*的?|的)\s*")
 _GLOSS, _GLOSS_END = re.compile(r"\s*[(（]\s*"), re.compile(r"\s*[)）]")
 _ZH_RATE_HEAD = re.compile(rf"\s*[{HAN}]{{0,3}}?(?:带宽|速率|速度)")  # "峰值传输带宽": the bandwidth is the head
 _RATE_DIMENSIONS = {"bytes/s", "ops/s", "Hz"}
-_GIVEN = re.compile(r"\d(?:[\d.,]*\d)?\s*$")  # what ends here is a number: the unit after it is of a figure given
+# what ends here is a number (not the digits of a name: "FP8", "A100"): the unit after it is of a figure given
+_GIVEN = re.compile(r"(?<![\w.])\d(?:[\d.,]*\d)?\s*$")
+# what ends here is a figure given with its unit, and "of": the cue after it names what is given ("8 TB/s of HBM
+# bandwidth", "192GB of memory"), not what is asked
+_GIVEN_OF = re.compile(r"(?<![\w.])\d(?:[\d.,]*\d)?\s*[a-zа-яё]+(?:/s)?\s+(?:of|из)\s+$")
 Spans = list[tuple[int, int]]
 
 
@@ -144,8 +148,11 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         b not in unit_only and dimension(b) == dimension(a) for _, b in cues)]
     # a unit after a number is a figure the question gives ("if NVIDIA claims 80 TFLOPS ..., what clock does that
     # make?"), not the one it asks: its attribute is no answer where another is cued
-    given = {a for a in unit_only if all(_GIVEN.search(low, 0, s) for s, _ in spans[a])}
-    cues = [(n, a) for n, a in cues if a not in given] or cues
+    given_of = {a for _, a in cues if spans.get(a) and all(_GIVEN_OF.search(low, 0, s) for s, _ in spans[a])}
+    given = given_of | {a for a in unit_only if all(_GIVEN.search(low, 0, s) for s, _ in spans[a])}
+    if given_of and not (cues := [(n, a) for n, a in cues if a not in given]):
+        return None  # every attribute named is a figure given ("With 192GB of memory, what's its FP8 speed?")
+    cues = [(n, a) for n, a in cues if a not in given] or cues  # "more than 100 TFLOPS" is a bar: compute is asked
     heads = _heads(spans, low, lang, dimension)
     cues = [(n, a) for n, a in cues if a in heads] or cues
     apposed = _apposed(cues, spans, low, dimension, has_facts)

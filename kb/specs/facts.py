@@ -121,6 +121,8 @@ class FactTable:
         for fact in facts:
             self._by_entity.setdefault(fact.entity, []).append(fact)
             self._entities_by_attribute.setdefault(fact.attribute, set()).add(fact.entity)
+        # the attributes given per data type (compute, MAMF): a data type asked filters their figures only
+        self.typed = frozenset(f.attribute for f in facts if f.dtypes)
 
     @classmethod
     def build(cls, corpus_dir: Path, articles: list[Article]) -> FactTable:

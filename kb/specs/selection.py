@@ -81,7 +81,7 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
         if not facts and query.kind == "lookup":  # "MI300 HBM": a series without a figure of its own, each member's
             members = [x.id for x in table.vocabulary.entities.values() if x.family == entity]
             facts = [f for m in members for f in table.about(m, query.attribute)]
-    if any(f.dtypes for f in facts):  # a data type filters figures given per data type; a clock has none
+    if query.attribute in table.typed:  # a data type filters figures of an attribute given per data type; no clock
         facts = [f for f in facts if _dtype_ok(f, query.dtype)]
     if query.dtype is None and len({f.dtype for f in facts}) > 1:
         # Peak compute without a data type: the BF16 figures are the usual headline.
