@@ -91,7 +91,7 @@ class Settings(BaseSettings):
                                      "names nothing the corpus knows is declined as off-topic; chosen on dev")
     # the bonus that quotes most answers in the question's language (the smallest on a tie) while costing at most
     # 1% of the answers quoting the labelled evidence on dev, and no answer
-    answer_lang_bonus: float = Field(0.25, ge=0.0, description="calibrated score added to sentences written in the "
+    answer_lang_bonus: float = Field(0.0, ge=0.0, description="calibrated score added to sentences written in the "
                                      "question's language when the answer's sentences are chosen; chosen on dev")
     pin_spec_evidence: bool = Field(True, description="the passages that hold a spec answer's facts lead the "
                                     "citations, whatever their retrieval score")

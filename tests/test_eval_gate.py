@@ -48,9 +48,13 @@ def test_committed_result_is_what_the_code_answers(quick_result, baseline):
 
 def test_removing_the_lexical_leg_fails_the_quality_check(project_settings, runtime, default_encoder):
     # Passages that hold a spec answer's evidence are pinned first whatever the retrieval mode, which hides part
-    # of what the lexical leg does: its removal is judged with the pin off on both sides.
+    # of what the lexical leg does: its removal is judged with the pin off on both sides. The question written in
+    # each passage's language (the glossary in the dense leg) now carries terms across languages as the lexical
+    # leg's glossary does: either alone keeps test nDCG@10 within the gate's interval (dense alone 0.912 against
+    # 0.923, see eval/README.md), so the lexical leg is removed with it.
     unpinned = _run(project_settings, runtime, default_encoder, pin_spec_evidence=False)
-    degraded = _run(project_settings, runtime, default_encoder, retrieval_mode="dense", pin_spec_evidence=False)
+    degraded = _run(project_settings, runtime, default_encoder, retrieval_mode="dense", pin_spec_evidence=False,
+                    translated_queries=False)
     assert any("ndcg@10" in f for f in gate_failures(degraded, unpinned))
 
 
