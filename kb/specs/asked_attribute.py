@@ -150,9 +150,10 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     # make?"), not the one it asks: its attribute is no answer where another is cued
     given_of = {a for _, a in cues if spans.get(a) and all(_GIVEN_OF.search(low, 0, s) for s, _ in spans[a])}
     given = given_of | {a for a in unit_only if all(_GIVEN.search(low, 0, s) for s, _ in spans[a])}
-    if given_of and not (cues := [(n, a) for n, a in cues if a not in given]):
+    asked = [(n, a) for n, a in cues if a not in given]
+    if given_of and not asked:
         return None  # every attribute named is a figure given ("With 192GB of memory, what's its FP8 speed?")
-    cues = [(n, a) for n, a in cues if a not in given] or cues  # "more than 100 TFLOPS" is a bar: compute is asked
+    cues = asked or cues  # "more than 100 TFLOPS" is a bar: compute is asked
     heads = _heads(spans, low, lang, dimension)
     cues = [(n, a) for n, a in cues if a in heads] or cues
     apposed = _apposed(cues, spans, low, dimension, has_facts)
@@ -173,8 +174,7 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     def against(unit: str, m: re.Match) -> bool:
         return any(dimension(a) != UNITS[unit].dimension and any(s <= m.start() and m.end() <= e for s, e in found)
                    for a, found in spans.items())
-    written = [unit for unit, pattern in UNIT_WORDS.items()
-               if any(not against(unit, m) and not _GIVEN.search(low, 0, m.start()) for m in re.finditer(pattern, low))]
+    written = units_asked(low, against)
     dimensions = {UNITS[u].dimension for u in written}
     def rate_siblings() -> list[tuple[int, str]]:  # "HBM" with a word of speed: the memory's bandwidth
         return [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()
@@ -327,11 +327,17 @@ def counted_per_one(low: str, attribute, found: Spans | None) -> bool:
         and bool(found) and all(_ONE_OF.search(low, 0, s) for s, _ in found)
 
 
+def units_asked(low: str, against=lambda unit, match: False) -> list[str]:
+    """The units the question writes other than after a number ("в теории же 450 ГБ/с" gives a figure) and other
+    than where ``against(unit, match)`` says the unit is what another figure is measured against."""
+    return [unit for unit, pattern in UNIT_WORDS.items()
+            if any(not against(unit, m) and not _GIVEN.search(low, 0, m.start()) for m in re.finditer(pattern, low))]
+
+
 def unit_cue(low: str, table: FactTable) -> list[tuple[int, str]]:
     """With no attribute named, a unit written in the question ("多少美元") names the one attribute
     measured in its dimension that the table has values of, when there is one."""
-    dimensions = {UNITS[u].dimension for u, pattern in UNIT_WORDS.items()
-                  if any(not _GIVEN.search(low, 0, m.start()) for m in re.finditer(pattern, low))}  # "450 ГБ/с" is given
+    dimensions = {UNITS[u].dimension for u in units_asked(low)}
     named = [a.id for a in table.vocabulary.attributes.values() if a.unit in UNITS and UNITS[a.unit].dimension in dimensions
              and table.entities_with(a.id)]
     return [(0, named[0])] if len(named) == 1 else []

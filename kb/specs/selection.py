@@ -12,7 +12,7 @@ from kb.specs.facts import FactTable
 from kb.specs.model import Fact
 from kb.specs.phrases import BASES, SCOPES, SEP, qualifier, tr, value_display, variant
 from kb.specs.questions import SpecQuery
-from kb.specs.units import COUNTS, convert
+from kb.specs.units import convert
 
 MAX_PER_ENTITY = 6
 
@@ -60,11 +60,6 @@ def merge_repeats(entries: list[SpecEntry]) -> list[SpecEntry]:
     return list(merged.values())
 
 
-def _dtype_ok(fact: Fact, dtype: str | None) -> bool:
-    """Whether a fact answers for the data type asked: a count ("FP32 CUDA cores") is of no data type, so any does."""
-    return dtype is None or dtype.lower() in fact.dtypes or (fact.unit in COUNTS and not fact.dtypes)
-
-
 def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact], str | None]:
     """The facts answering ``query`` for one entity, and the related entity they came from, if any."""
     via = None
@@ -81,8 +76,8 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
         if not facts and query.kind == "lookup":  # "MI300 HBM": a series without a figure of its own, each member's
             members = [x.id for x in table.vocabulary.entities.values() if x.family == entity]
             facts = [f for m in members for f in table.about(m, query.attribute)]
-    if query.attribute in table.typed:  # a data type filters figures of an attribute given per data type; no clock
-        facts = [f for f in facts if _dtype_ok(f, query.dtype)]
+    if query.dtype and query.attribute in table.typed:  # only figures given per data type: no clock, no count
+        facts = [f for f in facts if query.dtype.lower() in f.dtypes]
     if query.dtype is None and len({f.dtype for f in facts}) > 1:
         # Peak compute without a data type: the BF16 figures are the usual headline.
         preferred = [f for f in facts if "bf16" in f.dtypes]
