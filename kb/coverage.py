@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from kb.han_names import HAN_RUN, han_names, tagger
-from kb.language import HAN, RUSSIAN_LOWER, word_frequency
+from kb.language import HAN, RUSSIAN_LOWER, rare_word, word_frequency
 from kb.specs.quantities import NUMBER_WORDS
 
 _MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9\-])(?=[A-Za-z0-9\-]*[A-Za-z])(?=[A-Za-z0-9\-]*\d)[A-Za-z0-9][A-Za-z0-9\-]*"
@@ -60,10 +60,9 @@ _YEAR_AFTER_WORD = re.compile(r"(?:since|that|this|during|before|after|from|unti
                               r"(?:19[5-9]\d|20[0-4]\d)", re.IGNORECASE)
 # A question typed without capitals (no capitalized word after its first) names products in lower case ("the
 # graphcore bow ipu"); one that capitalizes names writes jargon in lower case ("pretraining"). There a Latin word
-# that is rare in general English (Zipf frequency below RARE_WORD: "ipu" 1.9, "kubernetes" 2.3; "bow" 4.3,
-# "cheapest" 3.8) is read as a name where the question has two such words the corpus lacks; the corpus's own
-# words ("tflops", "nvlink") are known names, and a near-spelling of one ("bandwith", "memroy") is a typo.
-RARE_WORD = 2.5
+# that is rare in general English (``kb.language.rare_word``) is read as a name where the question has two such
+# words the corpus lacks; the corpus's own words ("tflops", "nvlink") are known names, and a near-spelling of one
+# ("bandwith", "memroy") is a typo.
 _LOWER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[a-z]{3,}(?![A-Za-z0-9\-])")
 _VERSION_REST = re.compile(r"v?\d[\w.]*")
 _UPPER_WORD = re.compile(r"(?<![A-Za-z0-9\-])[A-Z]{3,6}(?![A-Za-z0-9\-])")
@@ -212,13 +211,8 @@ def prepare() -> None:
     """Load the dictionaries names and misspellings are read with (jieba's tagger, wordfreq's lists) now, so the first
     question does not wait for them."""
     list(tagger().cut("预热"))  # a generator: the tagger loads on the first word
-    _rare("warm")
+    rare_word("warm")
     word_frequency("тепло")
-
-
-@lru_cache(maxsize=4096)
-def _rare(word: str) -> bool:
-    return word_frequency(word) < RARE_WORD
 
 
 def _is_quantity(question: str, start: int, end: int) -> bool:
@@ -273,9 +267,9 @@ def names_in(question: str, lang: str | None = "en") -> list[Name]:
     if not _CAPITAL.search(question, skip_to):  # a question that capitalizes no name may write one in lower case
         # (and its product in capitals: "groq LPU")
         found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _LOWER_WORD.finditer(question)
-                  if _rare(m.group(0))]
+                  if rare_word(m.group(0))]
         found += [Name(m.group(0), m.start(), m.end(), rare_word=True) for m in _UPPER_WORD.finditer(question)
-                  if _rare(m.group(0).lower())]
+                  if rare_word(m.group(0).lower())]
     found += [Name(text, start, end, before_series=series) for text, start, end, series in han_names(question)]
     # one name per place: the longest of those that overlap
     out: list[Name] = []

@@ -60,3 +60,12 @@ def word_frequency(word: str) -> float:
     from wordfreq import zipf_frequency  # loads its word list on first use: kb.coverage.prepare warms it
 
     return zipf_frequency(word, "ru" if has_cyrillic(word) else "en")
+
+
+# A Latin word rarer than this in general English ("ipu" 1.9, "tpu" 2.3, "kubernetes" 2.3; "bow" 4.3, "cheapest"
+# 3.8) is jargon or a name even when typed in lower case.
+RARE_WORD = 2.5
+
+
+def rare_word(word: str) -> bool:
+    return word_frequency(word) < RARE_WORD

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kb.language import HAN, RUSSIAN_LOWER, has_cyrillic
+from kb.language import HAN, RUSSIAN_LOWER, has_cyrillic, rare_word
 from kb.textnorm import normalize_for_matching
 
 _UNITS = r"gib|gb|tib|tb|mib|mb|kb|gbps|tbps|mbps|gt/s|tflops?|pflops?|tops|ghz|mhz|nm|mm2|w|usd"
@@ -157,13 +157,14 @@ class LexicalIndex:
 
     def anchor_spans(self, text: str) -> list[tuple[int, int]]:
         """Where ``text`` writes a name the corpus shares across its languages ("GPU", "HBM", "NVLink"),
-        with a capital as names are written; numbers do not count."""
+        with a capital as names are written, or in lower case where general English rarely writes the word
+        ("tpus", "nvlink"; not "cloud" of "Google Cloud"); numbers do not count."""
         spans = []
         for m in _LATIN_WORD.finditer(text):
             word = m.group(0)
             tokens = tokenize(word)
-            if any(ch.isupper() for ch in word) and tokens and \
-                    (tokens[0] in self.anchors or tokens[0].removesuffix("s") in self.anchors):
+            if tokens and (tokens[0] in self.anchors or tokens[0].removesuffix("s") in self.anchors) and \
+                    (any(ch.isupper() for ch in word) or rare_word(word)):
                 spans.append(m.span())
         return spans
 

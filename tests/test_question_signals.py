@@ -113,11 +113,11 @@ def test_a_question_typed_without_capitals_names_products_by_rare_words():
 
 
 def test_the_name_dictionaries_load_before_the_first_question():
-    from kb import coverage, han_names
+    from kb import han_names, language
     han_names.tagger.cache_clear()
-    coverage._rare.cache_clear()
+    language.word_frequency.cache_clear()
     prepare()
-    assert han_names.tagger.cache_info().currsize == 1 and coverage._rare.cache_info().currsize >= 1
+    assert han_names.tagger.cache_info().currsize == 1 and language.word_frequency.cache_info().currsize >= 1
 
 
 def test_a_model_number_the_corpus_writes_of_a_product_line_the_table_holds_is_an_unlisted_product():

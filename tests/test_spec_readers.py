@@ -674,7 +674,12 @@ def test_a_data_type_filters_only_figures_given_per_data_type(table):
     ("How many warps can one SM of the H100 schedule at once?", "en", None),
     ("Сколько warp может одновременно планировать один SM у H100?", "ru", None),
     ("How many SMs does the H100 have?", "en", "sm_count"),
-    ("How many CUDA cores per SM does the H100 have?", "en", "cuda_cores"),
+    # a count asked per one part another attribute counts: the table counts a chip's parts, not a part's
+    ("How many CUDA cores per SM does the H100 have?", "en", None),
+    ("H100 每个 SM 有多少个 CUDA 核心？", "zh", None),
+    ("Сколько ядер CUDA на один SM у H100?", "ru", None),
+    ("How many CUDA cores does the H100 have?", "en", "cuda_cores"),
+    ("How many CUs per XCD does the MI300X have?", "en", "compute_units"),  # a part the facts are scoped to
     # a count defined per a whole is what "one pod" asks; "на ResNet-50" is no "one"
     ("Ironwood（TPU7x）一个 pod 最多多少颗芯片？", "zh", "pod_size"),
     ("ponte vecchio на resnet-50 сколько картинок в секунду при обучении выдаёт?", "ru", "resnet50_throughput"),
@@ -712,3 +717,85 @@ def test_a_data_type_filters_the_figures_of_an_attribute_given_per_data_type_wha
     assert not fp64.entries
     _, compared = lookup(table, "Which is faster in FP64, the WSE-3 or the MI300X?", "en")
     assert compared.answer is None or not getattr(compared.answer, "comparable", False)
+
+
+def test_cores_of_no_named_kind_are_a_core_count_and_a_calculations_terms_are_not(vocabulary):
+    facts, _, _, _ = _read('WSE-3 delivers compute through "900,000 AI-optimized cores".\n', vocabulary)
+    assert {(f.entity, f.attribute, f.value) for f in facts} == {("cerebras-wse-3", "core_count", 900000)}
+    # a factor of a product or the sum a sentence works out is no count of the chip's cores; a named kind is
+    facts, _, _, statements = _read("**H100**：`132 SM × 4 子分区 × 32 核心 = 16,896` 个 CUDA 核心\n", vocabulary, "zh")
+    assert {(f.attribute, f.value) for f in facts if f.attribute.endswith("cores")} == {("cuda_cores", 16896)}
+    assert [s.reason for s in statements if s.quantity.startswith("32")] == \
+        ["a factor or result of a calculation, not a count of the whole"]
+    facts, _, _, _ = _read("The TPU v5e has only 1 core per chip, giving us 8 chips = 8 cores.\n", vocabulary)
+    assert {(f.attribute, f.value) for f in facts if f.attribute == "core_count"} == {("core_count", 1)}
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    ("number of cores on Cerebras WSE-3?", "en", "core_count"),
+    ("Сколько вычислительных ядер у Cerebras WSE-3?", "ru", "core_count"),
+    ("Cerebras WSE-3 上有多少个 AI 核心？", "zh", "core_count"),
+    # a kind named is asked, though its words cue cores too
+    ("H100 有多少个 CUDA 核心？", "zh", "cuda_cores"),
+    ("сколько ядер NeuronCore у Trainium2?", "ru", "neuron_cores"),
+    # cores only as where a figure is ("on the matrix cores"), a kernel, a chief advantage: no count
+    ("What's the peak FP64 on the MI250 matrix cores?", "en", "peak_compute"),
+    ("Какую настройку ядра Linux нужно поменять для MI300X?", "ru", None),
+    ("TPU v5p 的核心优势是什么？", "zh", None),
+])
+def test_a_count_of_cores_is_asked_in_counting_words_and_a_named_kind_wins(table, question, lang, attribute):
+    query = understand(question, lang, table)
+    assert (query.attribute if query else None) == attribute
+
+
+@pytest.mark.parametrize("question, lang", [
+    # two words qualify the Russian noun after the question word; the CUs named after it are whose clock
+    ("На какой пиковой тактовой частоте работают вычислительные блоки MI250?", "ru"),
+    ("С какой максимальной тактовой частотой работают CU у MI250?", "ru"),
+    # a Chinese question word with its noun after it: the CUs before it are whose clock
+    ("MI250 的计算单元运行在多高的频率？", "zh"),
+    ("MI250 里的 CU 跑在什么样的主频上？", "zh"),
+])
+def test_the_noun_a_question_word_asks_is_asked_not_the_thing_named_before_it(table, question, lang):
+    assert understand(question, lang, table).attribute == "clock"
+
+
+@pytest.mark.parametrize("question, lang, winner", [
+    # faster or stronger, with no attribute named: two chips are compared in their peak compute
+    ("Trainium2 vs H100, which one is faster?", "en", "NVIDIA H100 SXM"),
+    ("Что мощнее: TPU v5e или TPU v5p?", "ru", "Google TPU v5p"),
+    ("Trainium2 和 H100 谁更强？", "zh", "NVIDIA H100 SXM"),
+    # faster is the better way of the attribute named: fewer instances to train GPT-3
+    ("Which is faster for training GPT-3, Trn1 or P4d?", "en", "AWS EC2 Trn1"),
+])
+def test_faster_or_stronger_compares_the_better_way_of_what_is_compared(table, question, lang, winner):
+    query, spec = lookup(table, question, lang)
+    assert query.kind == "comparison" and spec.answer.text.removeprefix("У ").startswith(winner), spec.answer.text
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Во сколько раз TPU v4 и v5p быстрее предыдущих версий TPU?", "ru"),  # both against the older ones
+    ("How much faster are TPU v4 and v5p than earlier TPU generations?", "en"),
+    ("Who is usually faster on big training runs, TPU v4/v5p or A100?", "en"),  # three named: a stated claim answers
+])
+def test_two_things_named_on_one_side_are_not_compared_with_each_other(table, question, lang):
+    query = understand(question, lang, table)
+    assert query is None or query.kind != "comparison", query
+
+
+def test_a_total_after_a_per_gpu_figure_is_the_whole_nodes_gpu_bandwidth(vocabulary):
+    facts, _, _, _ = _read("- GB200 NVL72：72 GPU，每 GPU 900GB/s，总 32.4TB/s\n", vocabulary, "zh")
+    assert {(f.attribute, f.value) for f in facts if f.unit == "TB/s"} == {("total_gpu_bandwidth", 32.4)}
+    assert not [f for f in facts if f.attribute == "total_gpu_bandwidth" and f.value == 900]
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    ("What's the total NVLink bandwidth across a whole GB200 NVL72 domain?", "en", "total_gpu_bandwidth"),
+    ("Какая суммарная пропускная способность NVLink у узла из 8×H100?", "ru", "total_gpu_bandwidth"),
+    ("GB200 NVL72 整个 NVLink 域的总带宽是多少", "zh", "total_gpu_bandwidth"),
+    # one chip's total over its links is its bandwidth per GPU
+    ("What is the total NVLink bandwidth of the H100?", "en", "gpu_bandwidth"),
+    ("H100 的 NVLink 总带宽是多少？", "zh", "gpu_bandwidth"),
+])
+def test_a_total_gpu_bandwidth_is_asked_of_a_whole(table, question, lang, attribute):
+    assert understand(question, lang, table).attribute == attribute

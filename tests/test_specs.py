@@ -955,9 +955,13 @@ def test_a_noun_inside_a_count_phrase_is_what_is_counted_when_the_count_word_qua
 
 
 def test_a_nodes_total_is_never_answered_with_one_chips_figure(table):
-    # the table has each GPU's NVLink bandwidth, not a node's total: the passages answer it
-    assert understand("8 卡 H100 节点的 NVLink 总带宽是多少？", "zh", table) is None
-    assert understand("Какая суммарная пропускная способность NVLink в узле из 8 H100?", "ru", table) is None
+    # a node's total NVLink bandwidth is the node's ("H100 节点：8 GPU，每 GPU 450GB/s，总 3.6TB/s"), never one GPU's
+    for question, lang in (("8 卡 H100 节点的 NVLink 总带宽是多少？", "zh"),
+                           ("Какая суммарная пропускная способность NVLink в узле из 8 H100?", "ru")):
+        _, spec = lookup(table, question, lang)
+        assert [(e.attribute, e.value) for e in spec.entries] == [("total_gpu_bandwidth", 3.6)], question
+    # a node's total the table has no figure of: the passages answer it
+    assert understand("8 卡 H100 节点的 HBM 总带宽是多少？", "zh", table) is None
     assert understand("What is the NVLink bandwidth of the H100?", "en", table).attribute == "gpu_bandwidth"
     assert understand("What's the HBM bandwidth of the H100 for multi-node training?", "en", table).attribute == \
         "memory_bandwidth"  # a node named, no total asked

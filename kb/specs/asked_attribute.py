@@ -56,6 +56,11 @@ _ASKED_NOUN = {
     "ru": re.compile(r"(?<![а-яё])(?:как(?:ой|ая|ую|ое|ие|им|ом|ова?|ово|овы))\s+"
                      r"(?P<np>(?:(?!(?:и|или|а)\s)[а-яё-]+\s+)?(?!(?:и|или|а)(?![а-яё-]))[а-яё-]+)"),
 }
+# One chip asked of ("a single GPU in a GB200 NVL72", "одного GPU", "单卡"): no figure of a whole node or domain.
+ONE_GPU = re.compile(r"\b(?:per[- ]|one |single |each |a single )(?:gpu|chip|card)s?\b|"
+                     r"(?<![а-яё])(?:на|одн\w*|кажд\w*) (?:gpu|чип\w*|карт\w*)|单卡|单(?:个|张|块|颗)?\s*(?:gpu|卡|芯片)|"
+                     r"每(?:个|张|块|颗)?\s*(?:gpu|卡|芯片)")
+_NEXT_WORD = re.compile(r"\s+(?!(?:и|или|а)(?![а-яё-]))([а-яё-]+)")
 # Where a clause ends: a stop, a comma, a conjunction between clauses.
 CLAUSE_BREAK = re.compile(r"[,，;；?？。]|\s(?:and|и|а)\s|[和并]且?")
 _IN_MEASUREMENT = re.compile(r"\s+(?:in|from|on)\s+(?:the\s+|its\s+|their\s+)?(?:[a-z0-9]+\s+){0,2}")
@@ -130,6 +135,12 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         any(s <= x < e for s, e in standing) for x, _ in spans[a]))]
     if not cues:
         return None
+    if ONE_GPU.search(low):
+        cues = [(n, a) for n, a in cues if not vocabulary.attributes[a].whole] or cues
+    # a kind of thing counted ("CUDA 核心", "ядер NeuronCore") is what is asked, not the count of all its kinds its
+    # words cue too (a kind of memory, "SBUF on-chip memory", is weighed with the rest below)
+    narrowed = {vocabulary.attributes[a].kind_of for _, a in cues}
+    cues = [(n, a) for n, a in cues if not (a in narrowed and counted(vocabulary.attributes[a].unit))] or cues
     # a figure asked per one thing is of no attribute defined per another ("ICI bandwidth per chip" is not the
     # ICI's bandwidth per link)
     per = said_per(low)
@@ -268,7 +279,7 @@ def _governing(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[s
     if lang == "zh":  # the head comes last: "矩阵乘法（MAMF）效率" is an efficiency, "每个 SM 的 SMEM" a memory;
         # a word of rate after the second cue is the head itself ("GCD 之间的峰值带宽": a bandwidth, not a peak);
         # two cues of one dimension side by side name one thing ("SBUF 片上缓存": see ``_apposed``)
-        return set(spans) - {a for a, a_spans in spans.items() for b, b_spans in spans.items()
+        return set(spans) - _before_zh_question(spans, low) - {a for a, a_spans in spans.items() for b, b_spans in spans.items()
                              if a != b and dimension(a) != dimension(b) and any(
             e <= bs and _ZH_MODIFIES.fullmatch(low, e, bs) and not _ZH_RATE_HEAD.match(low, be) and
             not any(s2 <= bs < e2 for s2, e2 in a_spans) for s, e in a_spans for bs, be in b_spans)}
@@ -306,12 +317,32 @@ def _after_asked_noun(spans: dict[str, Spans], low: str, lang: str) -> set[str]:
     if asked is None:
         return set()
     start, end = asked.span("np")
-    heads = [a for a, found in spans.items() if any(start <= s and e <= end and not _unit_only(low[s:e]) for s, e in found)]
+    # a cue that starts in the phrase may go on past it ("на какой пиковой тактовой частоте")
+    heads = {a: e for a, found in spans.items() for s, e in found if start <= s < end and not _unit_only(low[s:e])}
+    if not heads and lang == "ru" and (third := _NEXT_WORD.match(low, end)):
+        # two words that qualify it ("на какой пиковой тактовой частоте"): the noun is the third
+        heads = {a: e for a, found in spans.items() for s, e in found if third.start(1) <= s < third.end()
+                 and not _unit_only(low[s:e])}
     if not heads:
         return set()
+    end = max(end, *heads.values())
     stop = CLAUSE_BREAK.search(low, end)
     limit = stop.start() if stop else len(low)
     return {b for b, found in spans.items() if b not in heads and all(end <= s < limit for s, _ in found)}
+
+
+# A Chinese question word with the noun it asks right after it ("运行在多高的峰值频率", "有多少个 CUDA 核心"): a cue
+# before it in its clause names whom it is asked of ("MI250 的计算单元（CU）"), not what.
+_ZH_ASKS = re.compile(r"(?:多高|多大|多快|多少|几|什么|哪个|哪种)\s*(?:个|颗|条|种|块|张)?\s*的?\s*")
+
+
+def _before_zh_question(spans: dict[str, Spans], low: str) -> set[str]:
+    for asked in _ZH_ASKS.finditer(low):
+        if not any(s == asked.end() for found in spans.values() for s, _ in found):
+            continue
+        stop = max((m.end() for m in CLAUSE_BREAK.finditer(low, 0, asked.start())), default=0)
+        return {a for a, found in spans.items() if all(stop <= s and e <= asked.start() for s, e in found)}
+    return set()
 
 
 # One thing of many named ("one SM", "каждый SM", "一个 SM"): what a question counts, it counts per that thing.
@@ -325,6 +356,22 @@ def counted_per_one(low: str, attribute, found: Spans | None) -> bool:
     is what such a question asks."""
     return counted(attribute.unit) and not attribute.whole and defined_per(attribute.labels.get("en", "")) is None \
         and bool(found) and all(_ONE_OF.search(low, 0, s) for s, _ in found)
+
+
+# the parts of a chip a count may be asked per ("CUDA cores per SM", "每个 CU 的流处理器"): counted in these units
+_PART_COUNTS = ("SM", "CUs", "cores")
+_PER_PART = re.compile(r"(?<![а-яё])на\s+$")  # "сколько ядер CUDA на SM"
+
+
+def counted_per_part(low: str, attribute, spans: dict[str, Spans], vocabulary) -> bool:
+    """Whether a count is asked per one part of a chip that another attribute counts ("How many CUDA cores per
+    SM", "每个 SM 有多少个 CUDA 核心", "сколько ядер CUDA на один SM"): the table counts a chip's parts, never a
+    part's, so no figure of it answers."""
+    if not counted(attribute.unit):
+        return False
+    return any(b != attribute.id and vocabulary.attributes[b].unit in _PART_COUNTS and found and
+               all(_ONE_OF.search(low, 0, s) or _PER_PART.search(low, 0, s) for s, _ in found)
+               for b, found in spans.items())
 
 
 def units_asked(low: str, against=lambda unit, match: False) -> list[str]:

@@ -15,6 +15,20 @@ COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda 
            "compute units": "compute_units", "sms": "sm_count", "chips": "chip_count", "transistors": "transistor_count",
            "vcpus": "vcpus", "stream processors": "stream_processors",
            "links": "link_count"}
+# what a plain count ("900,000 AI-optimized cores") is where the words before it name no kind counted above
+GENERIC_COUNTED = {"cores": "core_count"}
+# A plain count inside a calculation ("132 SM × 4 子分区 × 32 核心 = 16,896", "8 chips = 8 cores", "`8960 * 2 = 17,920`
+# cores") counts a part or a sum of something the sentence derives, not the named thing's cores; a count of a named
+# kind there ("= 16,896 个 CUDA 核心") is what the calculation establishes.
+_OPERATOR_BEFORE = re.compile(r"[×*=]\s*`?\s*$")
+_OPERATOR_AFTER = re.compile(r"\s*`?\s*(?:\S+\s*)?[×*=]")
+
+
+def _in_calculation(text: str, q: Quantity) -> bool:
+    digits = re.match(r"[\d.,\s]+", text[q.start:q.end])
+    number_end = q.start + (digits.end() if digits else 0)
+    return bool(_OPERATOR_BEFORE.search(text[max(0, q.start - 6):q.start]) or
+                _OPERATOR_AFTER.match(text[q.end:q.end + 12]) or _OPERATOR_AFTER.match(text[number_end:number_end + 12]))
 
 # Links said to join two parts ("the two GCDs are connected via four links", "The GCD pairs 2 and 6 ... connect via
 # two XGMI links", "between the two dies") are that connection's, and links a part drives ("Both interfaces can drive
@@ -111,6 +125,14 @@ def _whole_of_chips(text: str, q: Quantity, mentions: list[Mention], vocabulary:
 def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
                  mentions: list[Mention] = (), label: str = "") -> tuple[str | None, str]:
     """The quantity's attribute and why (or why none)."""
+    attribute, why = _attribute_of(text, q, vocabulary, lang, mentions, label)
+    if attribute in GENERIC_COUNTED.values() and not label and _in_calculation(text, q):
+        return None, "a factor or result of a calculation, not a count of the whole"
+    return attribute, why
+
+
+def _attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
+                  mentions: list[Mention] = (), label: str = "") -> tuple[str | None, str]:
     # of the sentence up to the end of the figure's clause: "pairs 2 and 6 ... connect via"; not a later clause's
     # "(2.4Tbps between nodes)"
     if q.unit == "links" and _NOT_THE_CHIPS.search(text, 0, clause(text, q.start, q.end)[1]):
@@ -124,7 +146,7 @@ def attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
         if counted is None:  # plain "cores": the words between say which
             cues = [a for _, a in _cued(q.unit_text + " " + text[clause(text, q.start, q.end)[0]:q.end], q,
                                         vocabulary, lang) if a in COUNTED.values()]
-            counted = cues[0] if cues else None
+            counted = cues[0] if cues else GENERIC_COUNTED.get(q.counted)
         if counted in vocabulary.attributes:
             return counted, "counted"
         return None, f"counts {q.counted}, which no attribute measures"

@@ -67,6 +67,19 @@ def compared(text: str, start: int) -> bool:
     """Whether the name that starts at ``start`` is the other side of a comparison ("than P4d")."""
     return bool(COMPARED.search(text[max(0, start - 16):start]))
 
+# Two things offered as the sides of a question: "A or B", "A vs B", "A 还是 B", or asked "which"/"кто"/"谁" of them
+_SIDES = re.compile(r"\b(?:or|vs\.?|versus|which|who)\b|(?<![а-яё])(?:или|против|кто|что|у кого)(?![а-яё])|还是|谁|哪个|哪款",
+                    re.IGNORECASE)
+
+
+def two_sides(text: str, mentions, entities) -> bool:
+    """Whether the two entities named are the two sides of a comparison ("Trainium2 vs H100, which is faster?"),
+    not one side named twice ("во сколько раз TPU v4 и v5p быстрее предыдущих версий": both against older ones)."""
+    first = {m.entity: m for m in reversed(mentions) if m.entity in entities}
+    return len(entities) == 2 and len(first) == 2 and \
+        (bool(_SIDES.search(text)) or compared(text, max(m.start for m in first.values())))
+
+
 # Parts of a chip that a figure may be stated for ("the MI250 GCD has 104 active CUs", "1.6 TB/sec per GCD"):
 # such a figure is per part, not per chip. Plurals ("both GCDs together") are totals.
 PARTS = {"per_gcd": r"gcd|graphics compute die", "per_xcd": r"xcd|accelerator complex die"}

@@ -18,8 +18,8 @@ from kb.asks import ACTION, DEFINES, DRAWBACK, FIGURE_ASKED, MEANS, WHY
 from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
-from kb.specs import dates
-from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, counted_per_one, unit_cue
+from kb.specs import asked_attribute, clauses, dates
+from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, counted_per_one, counted_per_part, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per, of_another_chip
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
@@ -143,9 +143,6 @@ _SINGLE = re.compile(r"(?:\b(?:one|single|each|per (?:gpu|chip|card))\b|(?<![а-
                      r"单个|单张|单卡|每张|每卡|每个?\s*(?:gpu|卡|芯片))(?!\s+(?:[\w.-]+\s+){0,2}(?:nodes?|racks?|узл|узел|节点))")
 _WHOLE = ("per_node", "per_instance", "per_system")  # the scopes of a figure of many chips together
 # One GPU of a system asked of ("per-GPU", "a single GPU", "одного GPU", "单卡", "每块 GPU"), not one system
-_ONE_GPU = re.compile(r"\b(?:per[- ]|one |single |each |a single )(?:gpu|chip|card)s?\b|"
-                      r"(?<![а-яё])(?:на|одн\w*|кажд\w*) (?:gpu|чип\w*|карт\w*)|单卡|单(?:个|张|块|颗)?\s*(?:gpu|卡|芯片)|"
-                      r"每(?:个|张|块|颗)?\s*(?:gpu|卡|芯片)")
 _PARTS_PER = ("gpu", "chip", "link")  # what one part's figure is said per: never a system's total
 _PER_NODE = re.compile(r"\bper node\b|на (?:один |каждый )?узел|每个?\s*节点")
 NEAR_TOTAL = 60  # characters between a word of total and the node it is the total of
@@ -222,14 +219,12 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
             _NOT_A_FIGURE.search(low) and not FIGURE_ASKED.search(low) and not _asked_apart(low, cue_spans):
         return None  # a reason, a definition or a thing to do is asked, not a figure: the passage that gives it answers
     cues = vocabulary.attribute_cues(low, lang, spans) or unit_cue(low, table)
-    fast = _FAST_WORDS.search(low)
-    if fast and _FAST_COMPARATIVES.fullmatch(fast.group(0)) and len(entities) < 2:
-        fast = None
+    fast = (word := _FAST_WORDS.search(low)) and not (_FAST_COMPARATIVES.fullmatch(word.group(0)) and len(entities) < 2)
     compare = re.search(_COMPARE.get(lang, _COMPARE["en"]), low) or re.search(_COMPARE["en"], low)
     ratio = bool(_RATIO.search(low))
-    # a precision is what two things are compared in ("is a B300 or a B200 the better pick for FP64?")
-    if not cues and dtype and (fast or len(entities) >= 2 and compare and not _SUPPORT.search(low)) and \
-            PER_PRECISION in vocabulary.attributes:
+    # a precision is what two things are compared in ("a B300 or a B200 for FP64?"); compute, as faster or stronger
+    if not cues and PER_PRECISION in vocabulary.attributes and (dtype and (fast or len(entities) >= 2 and compare and not
+            _SUPPORT.search(low)) or fast and clauses.two_sides(text, found, entities) and all(table.about(e, PER_PRECISION) for e in entities)):
         cues = [(0, PER_PRECISION)]
     # "H100 比 A100 快几倍？": how much faster one is than the other, where the corpus states it of their compute
     # (a word of speed, not of size: "H100 比 A100 大几倍", "加速卡 ... 大几倍" ask no compute)
@@ -249,7 +244,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     if attribute is not None and lang == "zh" and _COUNTED.search(low) and not counted(vocabulary.attributes[attribute].unit):
         attribute = next((a for a in cued if counted(vocabulary.attributes[a].unit) and any(  # "几条 ICI 链路": links
             not _COUNTED.fullmatch(low, s, e) for s, e in spans.get(a, []))), None)  # (not "几颗 HBM": no chips)
-    if attribute is None or counted_per_one(low, vocabulary.attributes[attribute], spans.get(attribute)):
+    if attribute is None or counted_per_one(low, vocabulary.attributes[attribute], spans.get(attribute)) or \
+            counted_per_part(low, vocabulary.attributes[attribute], spans, vocabulary):
         return None  # none, or "一个 SM 能调度多少个 warp" ("how many warps can one SM schedule"): per SM, not SMs
     if attribute == PER_PRECISION and _PRACTICE.search(low) and MEASURED_COMPUTE in vocabulary.attributes:
         attribute = MEASURED_COMPUTE  # "на реальном bf16 matmul": what is achieved, not the peak
@@ -260,7 +256,8 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     superlative = re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low)
     better = vocabulary.attributes[attribute].better
     lower = _nearer_lower(low, lang, spans.get(attribute, []), cue_spans)
-    direction = "lower" if lower else ("higher" if superlative or compare else better)
+    # faster or stronger is the better way of the attribute ("faster to train GPT-3": fewer instances)
+    direction = "lower" if lower else (better if fast else "higher" if superlative or compare else better)
     kind_filter = None if _CONSUMER.search(low) else \
         next((k for k, pattern in _KIND_WORDS.items() if re.search(pattern, low)), None)
     sparse = bool(re.search(r"sparse|稀疏|разрежен", low))
@@ -301,7 +298,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     node = _node_total(low)
     # a system's total ("the total of a GB200 NVL72"), not one GPU's ("NVLink 3.0 每个 GPU 的总带宽")
     whole = any(vocabulary.entities[e].kind in ("instance", "system") for e in entities) and TOTAL.search(low) and \
-        not _ONE_GPU.search(low)
+        not asked_attribute.ONE_GPU.search(low)
     if whole and "per_chip" not in scopes and \
             defined_per(vocabulary.attributes[attribute].labels.get("en", "")) in _PARTS_PER:
         return None  # a system's total, and the attribute is one chip's or link's ("bandwidth per GPU"): passages answer
