@@ -72,10 +72,20 @@ ASPECTS = (
             (r"harder|more (?:complex|complicated|difficult)|сложнее|труднее|更复杂|更难", "harder", "сложнее", "更难")),
     _aspect("flexibility", "higher", r"more flexible|flexibility|гибче|более гибк|гибкост|更灵活|灵活性",
             "more flexible", "гибче", "更灵活"),
-    _aspect("efficiency", "higher", r"more (?:energy[- ])?efficient|per watt|эффективне|на ватт|энергоэффектив\w*|"
-            r"能效|更高效|效率更高|省电|节能|功耗更低", "more efficient", "эффективнее", "更高效"),
+    _aspect("efficiency", "higher", r"more (?:energy[- ]|power[- ])?efficient|per watt|эффективне|на ватт|энергоэффектив\w*|"
+            r"能效|更高效|效率更高|省电|节能|功耗更低", "more efficient", "эффективнее", "更高效",
+            # more power drawn is less efficiency: the class said to draw it loses ("GPU ... обычно имеют более
+            # высокое потребление энергии")
+            (r"less (?:energy[- ]|power[- ])?efficient|(?:higher|more) (?:power|energy) (?:consumption|draw|use)|"
+             r"(?:power|energy)[- ]hungr\w*|(?:consumes?|draws?|uses?) more (?:power|energy)|"
+             r"(?:более )?высок\w* (?:потреблени\w* энерги\w*|энергопотреблени\w*)|выше (?:энергопотреблени|потреблени)\w*|"
+             r"(?:энергопотреблени|потреблени\w* энерги)\w* выше|менее (?:энерго)?эффективн\w*|"
+             r"功耗更高|更高的?功耗|更耗电|能效更低", "less efficient", "менее эффективны", "能效更低")),
     _aspect("scale", "higher", r"scales? (?:to|better)|larger topolog|more scalable|лучше масштаб|"
             r"масштабиру\w* лучше|扩展性更|更易扩展", "more scalable", "лучше масштабируется", "更易扩展"),
+    _aspect("support", "higher", r"(?:broader|wider|more) (?:\w+ )?support|supports? more|more frameworks|"
+            r"(?:шире|более широк\w*) (?:\w+ )?поддержк\w*|поддержк\w* (?:\w+ )?шире|"
+            r"支持(?:的)?(?:\w{0,8})?更(?:多|广)|更广泛的支持", "more widely supported", "поддерживаются шире", "支持更广"),
     _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|\bpreferred\b|(?<![а-яё])лучш\w+|"
             r"превосход\w*|обгоня\w*|выигрыва\w*|преимуществ\w*|предпочита\w*|предпочтительн\w*|更好|优势|更强|胜过|优于|"
             r"占优|首选", "better", "лучше", "更好"),
@@ -144,9 +154,13 @@ def _aspects_in(low: str) -> list[tuple[int, Aspect, bool]]:
     for aspect in ASPECTS:  # a more telling aspect first: "лучше масштабируется" is scale, not better
         for pattern, inverted in ((aspect.pattern, False), (aspect.inverse, True)):
             for m in pattern.finditer(low) if pattern else ():
-                if not any(s < m.end() and m.start() < e for s, e in taken) and not _NEGATED.search(low[:m.start()]):
+                # two telling aspects may share words ("более высокое потребление энергии и затраты": efficiency
+                # and cost); "better" never shares a telling one's
+                if not any(s < m.end() and m.start() < e and "better" in (name, aspect.name) or name == aspect.name
+                           and s < m.end() and m.start() < e for s, e, name in taken) and \
+                        not _NEGATED.search(low[:m.start()]):
                     found.append((m.start(), aspect, inverted))
-                    taken.append(m.span())
+                    taken.append((*m.span(), aspect.name))
     # "better" that a telling aspect follows in its phrase says that aspect ("лучшую производительность на ватт",
     # "better performance per watt" is efficiency), no better in general
     told = [at for at, a, _ in found if a.name != "better"]

@@ -192,3 +192,29 @@ def test_better_for_a_purpose_rests_only_on_a_sentence_that_names_it_in_the_ques
     # no purpose asked: any "better" verdict stands
     asked = class_question("TPU или GPU — что лучше?", [])
     assert [s.winner for s in statements("TPU лучше подходят для TensorFlow.", [], asked)] == ["tpu"]
+
+
+def test_more_power_drawn_is_less_efficiency_and_shares_its_words_with_the_cost():
+    # "более высокое потребление энергии и затраты": higher energy use (efficiency) and higher costs, both GPU's
+    sentence = ("GPU улучшают свою эффективность, однако обычно имеют более высокое потребление энергии и затраты на "
+                "ультракрупные запуски по сравнению с оптимизированными TPU.")
+    for text, aspect in (("Что обычно энергоэффективнее — TPU или GPU?", "efficiency"),
+                         ("Which is more power efficient, GPU or TPU?", "efficiency"),
+                         ("Что дешевле — TPU или GPU?", "cost")):
+        question = _question(text)
+        assert [(s.aspect.name, s.winner) for s in statements(sentence, [], question)] == [(aspect, "tpu")], text
+    # asked by the opposite comparative, the class that draws more power is named first
+    question = _question("у кого выше энергопотребление, у GPU или у TPU?")
+    stated = statements(sentence, [], question)
+    assert comparison_answer(stated[0], sentence, "ru", inverted=question.inverted).text.startswith("GPU менее")
+
+
+def test_broader_support_is_an_aspect_of_its_own():
+    sentence = "TPU лучше подходят для TensorFlow, тогда как GPU имеют более широкую поддержку."
+    for text, lang in (("Which has broader framework support, TPU or GPU?", "en"),
+                       ("GPU 还是 TPU，哪个支持的训练框架更多？", "zh")):
+        question = _question(text)
+        assert question.aspects == ("support",)
+        stated = statements(sentence, [], question)
+        assert [(s.aspect.name, s.winner) for s in stated] == [("support", "gpu")]
+        assert comparison_answer(stated[0], sentence, lang).text.startswith("GPU")

@@ -102,6 +102,7 @@ def test_a_ranking_of_one_price_and_a_stated_relation_answers_and_an_off_topic_c
 @pytest.mark.parametrize("question, expected", [
     ("which option is cheaper?", True), ("Какой вариант дешевле всего в час?", True), ("哪个选项每小时最便宜？", True),
     # anything else in it (a bus, a trip, a phone) leaves the gate to judge
+    ("Which chip is the fastest?", True),  # its peak compute: the gate had declined it
     ("which is cheaper, the bus or the train?", False), ("какой вариант дешевле для поездки на дачу?", False),
     ("哪个手机最便宜？", False),
 ])
@@ -111,7 +112,7 @@ def test_a_question_that_is_nothing_but_a_ranking_of_an_attribute_is_about_what_
     body = client.post("/v1/ask", json={"question": question}).json()
     if expected:
         assert body["answerable"] and body["spec_answer"]["kind"] == "superlative", body
-        assert body["spec_answer"]["best"] == "aws-dl1"
+        assert body["spec_answer"]["best"] == ("cerebras-wse-3" if "chip" in question else "aws-dl1")
     else:
         assert body["abstain_reason"] == "off_topic" and body["spec_answer"] is None, body
 

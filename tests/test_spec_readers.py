@@ -799,3 +799,14 @@ def test_a_total_after_a_per_gpu_figure_is_the_whole_nodes_gpu_bandwidth(vocabul
 ])
 def test_a_total_gpu_bandwidth_is_asked_of_a_whole(table, question, lang, attribute):
     assert understand(question, lang, table).attribute == attribute
+
+
+@pytest.mark.parametrize("question, lang, ranked", [
+    # the fastest or most powerful of a kind the table holds, no attribute named: a ranking of peak compute
+    ("Which chip is the fastest?", "en", True), ("Какой ускоритель самый мощный?", "ru", True),
+    ("哪个芯片最快？", "zh", True),
+    ("Which smartphone chip is the fastest?", "en", False),  # no kind the table holds
+])
+def test_the_fastest_of_a_kind_ranks_its_peak_compute(table, question, lang, ranked):
+    query = understand(question, lang, table)
+    assert (query is not None and (query.kind, query.attribute) == ("superlative", "peak_compute")) is ranked, query
