@@ -261,11 +261,12 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     said = ([relation] if relation else []) + list(spec.unsure if spec else ())
     stated = [index.chunk_at(s.article_id, s.value_start or s.char_start) for s in said] + \
         (unlisted_evidence(index, query) if query is not None and query.unlisted else [])
-    # two things named and no figure of the table answers: the passage whose sentence names both relates them
+    # two things named and no figure of the table answers, or their figures are compared: the passage whose
+    # sentence names both relates them (after the figures' own passages: "Trainium2 < H100")
     pair = tuple(dict.fromkeys(m.entity for m in mentions))
-    pair = pair if len(pair) == 2 and not (spec and spec.found) else ()
+    pair = pair if len(pair) == 2 and not (spec and spec.found and query.kind != "comparison") else ()
     relating = retriever.relating(scores, pair, relates_two) if pair else []
-    pinned = list(dict.fromkeys(i for i in stated + sources + repeats + relating if i is not None))[:top_k] \
+    pinned = list(dict.fromkeys(i for i in stated + sources[:2] + relating + sources[2:] + repeats if i is not None))[:top_k] \
         if policy.pin_spec_evidence else []
     hits = retriever.rank(scores, top_k, pinned)
     retrieved = time.perf_counter()

@@ -581,3 +581,11 @@ def test_a_count_of_chips_asked_of_a_thing_the_table_lacks_is_not_an_instance_of
                      "How many Trainium2 chips does Amazon put in one instance?"):  # no machine named
         body = client.post("/v1/ask", json={"question": question}).json()
         assert body["spec_answer"]["attribute"] == "chip_count", question
+
+
+@pytest.mark.parametrize("question", ["Trainium2 vs H100, which one is faster?", "Что мощнее: Trainium2 или H100?"])
+def test_two_chips_compared_by_speed_get_their_compute_and_the_sentence_that_relates_them(client, question):
+    body, citations = _top(client, question)
+    assert body["spec_answer"]["kind"] == "comparison" and body["spec_answer"]["higher"] == "nvidia-h100-sxm", body
+    # the source's own verdict ("Trainium2 < H100") is cited beside the two figures' passages
+    assert any("< H100" in c["text"] and "Trainium2" in c["text"] for c in citations), [c["text"][:80] for c in citations]
