@@ -319,9 +319,9 @@ def test_a_ranking_of_named_products_cites_the_winners_winning_figure_first(tabl
                                             ("What is the total NVLink bandwidth of a GB200 NVL72?", "en")])
 def test_a_systems_total_is_not_answered_with_a_figure_defined_per_gpu(table, question, lang):
     # the domain's total ("每 GPU 900GB/s，总 32.4TB/s"), not the 900 GB/s per GPU
-    for question, lang in ((question, lang), ("What is the total NVLink bandwidth of one GB200 NVL72?", "en")):
-        query, result = lookup(table, question, lang)  # one system is still the whole system
-        assert query.attribute == "total_gpu_bandwidth" and [e.value for e in result.entries] == [32.4], question
+    for asked, asked_lang in ((question, lang), ("What is the total NVLink bandwidth of one GB200 NVL72?", "en")):
+        query, result = lookup(table, asked, asked_lang)  # one system is still the whole system
+        assert query.attribute == "total_gpu_bandwidth" and [e.value for e in result.entries] == [32.4], asked
     for question, lang in (("What is the NVLink bandwidth per GPU of the GB200 NVL72?", "en"),
                            ("What is the total NVLink bandwidth of a single GPU in a GB200 NVL72?", "en"),
                            ("What is the total per-GPU NVLink bandwidth of a GB200 NVL72?", "en"),

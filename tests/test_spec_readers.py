@@ -810,3 +810,26 @@ def test_a_total_gpu_bandwidth_is_asked_of_a_whole(table, question, lang, attrib
 def test_the_fastest_of_a_kind_ranks_its_peak_compute(table, question, lang, ranked):
     query = understand(question, lang, table)
     assert (query is not None and (query.kind, query.attribute) == ("superlative", "peak_compute")) is ranked, query
+
+
+@pytest.mark.parametrize("question, lang, attribute", [
+    # cores of no kind, of a chip with several kinds counted or none: the passages answer, no false "no cores"
+    ("How many cores does the H100 have?", "en", None), ("Trainium2 有多少个核心？", "zh", None),
+    ("How many cores does a TPU v4 chip have?", "en", None),
+    ("How many cores does the MI250 have?", "en", "stream_processors"),  # its one kind counted
+])
+def test_cores_of_no_kind_fall_back_to_the_one_kind_counted_or_to_the_passages(table, question, lang, attribute):
+    query = understand(question, lang, table)
+    assert (query.attribute if query else None) == attribute
+
+
+@pytest.mark.parametrize("question", ["Which has the faster interconnect, TPU v5p or TPU v4?",
+                                      "Which is faster at all-reduce, TPU v5p or TPU v4?"])
+def test_faster_at_something_named_is_no_compute_comparison(table, question):
+    query = understand(question, "en", table)
+    assert query is None or query.attribute != "peak_compute", query
+
+
+def test_the_same_figures_on_both_sides_are_equal_not_a_disagreement(table):
+    _, spec = lookup(table, "Is the H100 faster than the H200?", "en")
+    assert spec.answer.text.startswith("NVIDIA H100 SXM and NVIDIA H200 SXM are equal: 989–990 TFLOPS"), spec.answer.text

@@ -80,6 +80,28 @@ def two_sides(text: str, mentions, entities) -> bool:
         (bool(_SIDES.search(text)) or compared(text, max(m.start for m in first.values())))
 
 
+# The words a bare "which is faster" question has besides the two names and its word of speed or strength
+_WHICH_WORDS = frozenset("""which one is are the a an vs versus or than who what of these two between
+    кто что у из или против чем сильнее из них двух
+    谁 哪 个 哪个 哪款 和 跟 与 比 还是 更 呢 吗 的 之间""".split())
+_WORD = re.compile(r"[a-zа-яё0-9]+|[\u4e00-\u9fff]")
+
+
+def only_which(low: str, mentions, word: re.Match, vocabulary) -> bool:
+    """Whether a question of speed or strength asks nothing but which of two named things it is ("Trainium2 vs H100,
+    which one is faster?", "AWS Trainium2 和 NVIDIA H100 谁更强？"): "the faster interconnect", "faster at all-reduce"
+    ask something else."""
+    makers = {w for e in vocabulary.entities.values() if e.vendor for w in e.vendor.lower().split()} | {"amazon"}
+    rest = list(low)
+    for start, end in [(m.start, m.end) for m in mentions] + [word.span()]:
+        rest[start:end] = " " * (end - start)
+    words = _WORD.findall("".join(rest))
+    han = "".join(w for w in words if "\u4e00" <= w <= "\u9fff")
+    for function in sorted((w for w in _WHICH_WORDS if "\u4e00" <= w[0] <= "\u9fff"), key=len, reverse=True):
+        han = han.replace(function, "")
+    return not han and all(w in _WHICH_WORDS or w in makers for w in words if not "\u4e00" <= w <= "\u9fff")
+
+
 # Parts of a chip that a figure may be stated for ("the MI250 GCD has 104 active CUs", "1.6 TB/sec per GCD"):
 # such a figure is per part, not per chip. Plurals ("both GCDs together") are totals.
 PARTS = {"per_gcd": r"gcd|graphics compute die", "per_xcd": r"xcd|accelerator complex die"}

@@ -101,7 +101,7 @@ def _compare(table: FactTable, query: SpecQuery, per_entity: dict[str, list[Fact
         text = times_agreed(TEXTS[key][lang].format(a=names[first], b=names[second], va=fmt_range(*rf, unit, lang),
                                                     vb=fmt_range(*rs, unit, lang), diff=fmt_difference(*diff, unit, lang),
                                                     ratio=ratio_text, label=label), lang)
-    elif ra == rb and ra[0] == ra[1]:
+    elif ra == rb and ra[1] - ra[0] <= 0.02 * abs(ra[1]):  # the same figures within rounding ("989–990" twice)
         text = TEXTS["equal"][lang].format(a=names[a], b=names[b], va=fmt_range(*ra, unit, lang))
     else:
         text = TEXTS["overlap"][lang].format(a=names[a], b=names[b], va=fmt_range(*ra, unit, lang),

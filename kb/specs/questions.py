@@ -225,6 +225,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     # a precision is what two things are compared in ("a B300 or a B200 for FP64?"); compute, as faster or stronger
     if not cues and PER_PRECISION in vocabulary.attributes and (dtype and (fast or len(entities) >= 2 and compare and not
             _SUPPORT.search(low)) or fast and clauses.two_sides(text, found, entities) and all(table.about(e, PER_PRECISION) for e in entities)
+            and clauses.only_which(low, low_mentions, word, vocabulary)
             or fast and not entities and re.search(_SUPERLATIVE.get(lang, _SUPERLATIVE["en"]), low) and  # "the fastest chip"
             re.search(_KIND_WORDS["chip"], low) and not re.search(r"\bgpus?\b|显卡", low) and not _CONSUMER.search(low)):
         cues = [(0, PER_PRECISION)]
