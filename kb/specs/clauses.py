@@ -81,9 +81,12 @@ def two_sides(text: str, mentions, entities) -> bool:
 
 
 # The words a bare "which is faster" question has besides the two names and its word of speed or strength
-_WHICH_WORDS = frozenset("""which one is are the a an vs versus or than who what of these two between
-    кто что у из или против чем сильнее из них двух
-    谁 哪 个 哪个 哪款 和 跟 与 比 还是 更 呢 吗 的 之间""".split())
+# (the kind of thing, and training or inference in general, ask nothing else: "Which GPU is faster for training?")
+_WHICH_WORDS = frozenset("""which one is are the a an vs versus or than who what of these two between for at in
+    gpu gpus chip chips accelerator accelerators card cards training inference
+    кто что у из или против чем сильнее них двух какой какая какое который которая для в на при
+    ускоритель ускорителей ускорители карта карты чип чипа чипов обучения обучении инференса инференсе
+    谁 哪 个 哪个 哪款 和 跟 与 比 还是 更 呢 吗 的 之间 芯片 卡 显卡 加速器 训练 推理 时 在""".split())
 _WORD = re.compile(r"[a-zа-яё0-9]+|[\u4e00-\u9fff]")
 
 
