@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from kb.language import HAN
 from kb.specs.units import DTYPE, dtype_name
 from kb.specs.vocabulary import Vocabulary
 
@@ -87,7 +88,8 @@ _WHICH_WORDS = frozenset("""which one is are the a an vs versus or than who what
     кто что у из или против чем сильнее них двух какой какая какое который которая для в на при
     ускоритель ускорителей ускорители карта карты чип чипа чипов обучения обучении инференса инференсе
     谁 哪 个 哪个 哪款 和 跟 与 比 还是 更 呢 吗 的 之间 芯片 卡 显卡 加速器 训练 推理 时 在""".split())
-_WORD = re.compile(r"[a-zа-яё0-9]+|[\u4e00-\u9fff]")
+_WORD = re.compile(rf"[a-zа-яё0-9]+|[{HAN}]")
+_HAN_CHAR = re.compile(f"[{HAN}]")
 
 
 def only_which(low: str, mentions, word: re.Match, vocabulary) -> bool:
@@ -99,10 +101,10 @@ def only_which(low: str, mentions, word: re.Match, vocabulary) -> bool:
     for start, end in [(m.start, m.end) for m in mentions] + [word.span()]:
         rest[start:end] = " " * (end - start)
     words = _WORD.findall("".join(rest))
-    han = "".join(w for w in words if "\u4e00" <= w <= "\u9fff")
-    for function in sorted((w for w in _WHICH_WORDS if "\u4e00" <= w[0] <= "\u9fff"), key=len, reverse=True):
+    han = "".join(w for w in words if _HAN_CHAR.match(w))
+    for function in sorted((w for w in _WHICH_WORDS if _HAN_CHAR.match(w)), key=len, reverse=True):
         han = han.replace(function, "")
-    return not han and all(w in _WHICH_WORDS or w in makers for w in words if not "\u4e00" <= w <= "\u9fff")
+    return not han and all(w in _WHICH_WORDS or w in makers for w in words if not _HAN_CHAR.match(w))
 
 
 # Parts of a chip that a figure may be stated for ("the MI250 GCD has 104 active CUs", "1.6 TB/sec per GCD"):
