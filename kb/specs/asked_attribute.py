@@ -228,9 +228,9 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     last = max(ends.values())
     tied = [a for a in tied if ends[a] == last]
     chosen = next((a for a in tied if has_facts(a)), tied[0])
-    narrower = [a.id for a in vocabulary.attributes.values() if a.kind_of == chosen and has_facts(a.id)]
-    if not has_facts(chosen) and len(narrower) != 1 and counted(vocabulary.attributes[chosen].unit) and \
-            any(a.kind_of == chosen for a in vocabulary.attributes.values()):
+    kinds = [a.id for a in vocabulary.attributes.values() if a.kind_of == chosen]
+    narrower = [a for a in kinds if has_facts(a)]
+    if kinds and not has_facts(chosen) and len(narrower) != 1 and counted(vocabulary.attributes[chosen].unit):
         return None  # cores of no kind, of a chip with none or several kinds counted ("H100": CUDA and tensor): passages
     return narrower[0] if not has_facts(chosen) and len(narrower) == 1 else chosen
 

@@ -90,6 +90,7 @@ _WHICH_WORDS = frozenset("""which one is are the a an vs versus or than who what
     谁 哪 个 哪个 哪款 和 跟 与 比 还是 更 呢 吗 的 之间 芯片 卡 显卡 加速器 训练 推理 时 在""".split())
 _WORD = re.compile(rf"[a-zа-яё0-9]+|[{HAN}]")
 _HAN_CHAR = re.compile(f"[{HAN}]")
+_HAN_WHICH = sorted((w for w in _WHICH_WORDS if _HAN_CHAR.match(w)), key=len, reverse=True)  # longest first
 
 
 def only_which(low: str, mentions, word: re.Match, vocabulary) -> bool:
@@ -102,7 +103,7 @@ def only_which(low: str, mentions, word: re.Match, vocabulary) -> bool:
         rest[start:end] = " " * (end - start)
     words = _WORD.findall("".join(rest))
     han = "".join(w for w in words if _HAN_CHAR.match(w))
-    for function in sorted((w for w in _WHICH_WORDS if _HAN_CHAR.match(w)), key=len, reverse=True):
+    for function in _HAN_WHICH:
         han = han.replace(function, "")
     return not han and all(w in _WHICH_WORDS or w in makers for w in words if not _HAN_CHAR.match(w))
 
