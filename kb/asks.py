@@ -39,6 +39,15 @@ MEANS = re.compile(r"\bhow (?:does|do|did|can|could|would|will|is|are)\b[^?.]{0,
                    r"overcome[s]?|avoid(?:s|ed)?|mitigate[sd]?|work(?:s)? around|compensate[sd]? for|make[s]? up for)\b|"
                    r"(?<![а-яё])как(?!\s+(?:быстро|сильно|дорого|много|хорошо))\b[^?.]{0,80}?(?<![а-яё])(?:реша\w*|решить|решен\w*|"
                    r"обойти|избега\w*|избежать|компенсир\w*)|(?:怎么|如何|怎样)(?:来)?(?:解决|避免|克服|绕过|弥补|应对|缓解)")
+# How to find a figure out oneself ("How do I figure out what throughput is achievable?", "как самому посчитать
+# пропускную способность HBM", "怎么计算 HBM 带宽"): a method, which the passages give, not the figure.
+METHOD = re.compile(r"\bhow (?:do|can|could|should|would|to) (?:i |we |you |one )?(?:\w+ )?(?:figure out|find out|work out|"
+                    r"measure|calculate|compute|estimate|derive|determine|benchmark)\b|(?<![а-яё])как (?:мне |нам |самому |"
+                    r"самим )?(?:посчитать|подсчитать|рассчитать|вычислить|измерить|оценить|вывести)(?![а-яё])|"
+                    r"(?:怎么|如何|怎样)(?:自己)?(?:去)?(?:算|计算|测|测量|估算|推算|衡量)")
+# Where something lies ("主要的成本在哪里", "в чём основные затраты", "where does the cost come from"): what it is
+# spent on or made of, not a figure ("в чём разница" asks a difference).
+WHERE = re.compile(r"\bwhere (?:is|are|does|do|lies?)\b|(?<![а-яё])в ч[её]м(?![а-яё])(?!\s+(?:разниц|отлич|различ))|在哪(?:里|儿)?")
 # A figure asked in so many words ("how much", "сколько", "多少", 几 but not 几乎 "almost"); a word of rate asks one
 # too (see ``rate_asked``).
 FIGURE_ASKED = re.compile(r"\bhow (?:much|many|fast|big|large)\b|(?<![а-яё])скольк|каков|какой объ|多少|几(?!乎)|是多少")

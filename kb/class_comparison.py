@@ -85,7 +85,16 @@ ASPECTS = (
             r"масштабиру\w* лучше|扩展性更|更易扩展", "more scalable", "лучше масштабируется", "更易扩展"),
     _aspect("support", "higher", r"(?:broader|wider|more) (?:\w+ )?support|supports? more|more frameworks|"
             r"(?:шире|более широк\w*) (?:\w+ )?поддержк\w*|поддержк\w* (?:\w+ )?шире|"
-            r"支持(?:的)?(?:\w{0,8})?更(?:多|广)|更广泛的支持", "more widely supported", "поддерживаются шире", "支持更广"),
+            r"支持(?:的)?(?:\w{0,8})?更(?:多|广)|更广泛的支持|"
+            # supported better ("better supported by PyTorch", "лучше поддерживается", "支持得更好"): support, not
+            # better in general
+            r"better[- ]supported|supported better|лучше поддерж\w*|поддерж\w* лучше|支持(?:得)?更好|更好的支持",
+            "more widely supported", "поддерживаются шире", "支持更广",
+            # support said to be limited ("limited support for PyTorch", "ограниченной поддержкой PyTorch"): that
+            # class loses
+            (r"(?:limited|narrower|less|poorer|weaker) (?:\w+ )?support|ограниченн\w* (?:\w+ )?поддержк\w*|"
+             r"(?:уже|слабее) поддержк\w*|支持(?:\w{0,8})?有限|有限的支持", "less widely supported",
+             "поддерживаются уже", "支持较少")),
     _aspect("better", "higher", r"\bbetter\b|outperform\w*|superior|\bexcels?\b|advantage|\bpreferred\b|(?<![а-яё])лучш\w+|"
             r"превосход\w*|обгоня\w*|выигрыва\w*|преимуществ\w*|предпочита\w*|предпочтительн\w*|更好|优势|更强|胜过|优于|"
             r"占优|首选", "better", "лучше", "更好"),

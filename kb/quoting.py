@@ -80,7 +80,7 @@ def choose_sentences(retriever: Retriever, scores: QueryScores, hits: list[Hit],
         used_chunks.add(c)
         chosen.append((top[c], s, e))
     # a quote that asks is read with its answer; the rest extend a quote that is one sentence
-    chosen = [with_answer(index, hits, quote) for quote in chosen]
+    chosen = [with_antecedent(index, hits, with_answer(index, hits, quote)) for quote in chosen]
     if why and chosen:
         chosen[0] = with_reason(index, hits, chosen[0])
     elif drawback and chosen:
@@ -167,6 +167,26 @@ def with_answer(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, i
 
 def _says_something(sentence: str) -> bool:
     return not is_label(sentence) and (size(sentence) > LABEL_WORDS or states_figure(sentence))
+
+
+# A sentence that opens with a word pointing back ("It's mainly what they do and they do it well.", "Это ...", "它 ...")
+_POINTS_BACK = re.compile(r"^\W*(?:it|it's|its|they|they're|this|that|these|those)\b|"
+                          r"^\W*(?:это|они|оно|эти|этот|эта)(?![а-яё])|^\W*(?:它|这|那|其|该)", re.IGNORECASE)
+LEANING_WORDS = 12  # the most words of a sentence that leans on the one before
+
+
+def with_antecedent(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A quote that opens with a short sentence pointing back and stating no figure ("It's mainly what they do
+    and they do it well.") comes with the sentence before it in its paragraph, which says what it is about: read
+    alone it says nothing, though its few words may look like any question."""
+    pos, start, end = quote
+    text = hits[pos].chunk.span_text
+    spans, k = _sentences_around(index, hits, quote)
+    first = text(start, spans[k][1]) if k is not None else ""
+    if not k or size(first) > LEANING_WORDS or not _POINTS_BACK.match(first) or states_figure(first) or \
+            _NEW_BLOCK.search(text(spans[k - 1][1], start)) or is_label(text(*spans[k - 1])):
+        return quote
+    return pos, spans[k - 1][0], end
 
 
 def with_next_in_paragraph(index: KnowledgeIndex, hits: list[Hit], quote: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -218,3 +218,20 @@ def test_broader_support_is_an_aspect_of_its_own():
         stated = statements(sentence, [], question)
         assert [(s.aspect.name, s.winner) for s in stated] == [("support", "gpu")]
         assert comparison_answer(stated[0], sentence, lang).text.startswith("GPU")
+
+
+def test_supported_better_asks_support_and_limited_support_loses_it():
+    # "better supported by PyTorch" asks support, not better in general: "TPU лучше подходят для TensorFlow" is
+    # no verdict on it, "GPU имеют более широкую поддержку" is
+    broader = "TPU лучше подходят для TensorFlow, тогда как GPU имеют более широкую поддержку."
+    for text in ("Which is better supported by PyTorch, TPU or GPU?", "Что лучше поддерживается фреймворками: TPU или GPU?",
+                 "PyTorch 对 TPU 还是 GPU 支持得更好？"):
+        question = _question(text)
+        assert question.aspects == ("support",), text
+        assert [(s.aspect.name, s.winner) for s in statements(broader, [], question)] == [("support", "gpu")], text
+        # the class whose support is said to be limited loses
+        for limited in ("TPUs have limited support for PyTorch.", "TPU имеют ограниченную поддержку PyTorch.",
+                        "TPU 对 PyTorch 的支持有限。"):
+            assert [(s.aspect.name, s.winner) for s in statements(limited, [], question)] == [("support", "gpu")], limited
+    # "better" with no aspect after it stays better in general
+    assert _question("Which is better, TPU or GPU?").aspects == ("better",)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kb.asks import WHEN
-from kb.specs.dates import stated_dates, states_time
+from kb.specs.dates import shown, stated_dates, states_time
 from kb.specs.present import lookup
 
 
@@ -38,16 +38,27 @@ def test_the_corpus_dates_are_facts_of_the_entity_named_before_them(table):
 
 
 @pytest.mark.parametrize("question, lang, start", [
-    ("when was the SN50 announced?", "en", "SambaNova SN50: 2026-02 (announced)"),
-    ("Когда анонсировали SN50?", "ru", "SambaNova SN50: 2026-02 (анонс)"),
+    ("when was the SN50 announced?", "en", "SambaNova SN50: February 2026 (announced)"),
+    ("Когда анонсировали SN50?", "ru", "SambaNova SN50: февраль 2026 (анонс)"),
     # the event asked for picks its date: a shipment, not the announcement
-    ("SN50 什么时候出货？", "zh", "SambaNova SN50: 2026 H2（出货）"),
-    ("when will SN50 ship?", "en", "SambaNova SN50: 2026 H2 (shipping)"),
+    ("SN50 什么时候出货？", "zh", "SambaNova SN50: 2026年下半年（出货）"),
+    ("when will SN50 ship?", "en", "SambaNova SN50: H2 2026 (shipping)"),
 ])
 def test_a_stated_date_answers_in_the_questions_language(table, question, lang, start):
     query, result = lookup(table, question, lang)
     assert query.attribute == "release_date" and result.found
     assert result.answer.text.startswith(start), result.answer.text
+
+
+@pytest.mark.parametrize("value, lang, words", [
+    ("2026-02", "en", "February 2026"), ("2026-02", "ru", "февраль 2026"), ("2026-02", "zh", "2026年2月"),
+    ("2026 H2", "en", "H2 2026"), ("2026 H1", "ru", "первое полугодие 2026"), ("2026 H2", "zh", "2026年下半年"),
+    ("2023 Q4", "en", "Q4 2023"), ("2023 Q4", "ru", "4-й квартал 2023"), ("2023 Q4", "zh", "2023年第四季度"),
+    ("2019", "en", "2019"), ("2019", "zh", "2019年"),
+    ("HBM3", "zh", "HBM3"),  # a text value that is no date stays as written
+])
+def test_a_date_is_worded_in_the_readers_language(value, lang, words):
+    assert shown(value, lang) == words
 
 
 @pytest.mark.parametrize("question, lang", [
@@ -74,7 +85,7 @@ def test_a_when_that_asks_no_life_event_is_no_release_date_question(table, quest
 
 def test_two_dates_are_shown_side_by_side_not_said_missing(table):
     _, result = lookup(table, "what is the release date of SN50 vs H100", "en")
-    assert "SambaNova SN50: 2026" in result.answer.text and "NVIDIA H100 SXM: 2023 Q4" in result.answer.text
+    assert "SambaNova SN50: February 2026" in result.answer.text and "NVIDIA H100 SXM: Q4 2023" in result.answer.text
 
 
 @pytest.mark.parametrize("body, expected", [

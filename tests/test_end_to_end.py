@@ -295,6 +295,16 @@ def test_a_sentence_that_only_introduces_what_follows_is_never_quoted(client, qu
     assert body["answerable"] and "网络对比**：" not in body["answer"]["text"], body["answer"]["text"]
 
 
+@pytest.mark.parametrize("question", ["а pytorch на tpu вообще нормально работает?",
+                                      "If TPUs perform so well, what's the catch with building on them?"])
+def test_a_short_sentence_that_points_back_is_quoted_with_the_sentence_before_it(client, question):
+    # "It's mainly what they do and they do it well." looks like any question about doing well; read alone it
+    # says nothing, so it comes with the sentence it leans on
+    text = client.post("/v1/ask", json={"question": question}).json()["answer"]["text"]
+    assert "It's mainly what they do" in text, text  # the case this test is about
+    assert "very, very fast at matrix multiplication**. It's mainly what they do" in text, text
+
+
 @pytest.mark.parametrize("sentence, label", [
     ("**GPU vs TPU 网络对比**：", True),
     ("Key numbers:", True),

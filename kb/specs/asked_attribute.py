@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from kb.language import HAN
-from kb.specs.clauses import defined_per, fits_said_per, said_per
+from kb.specs.clauses import asking_part, defined_per, fits_said_per, said_per
 from kb.specs.facts import FactTable
 from kb.specs.units import UNITS, counted
 
@@ -51,7 +51,7 @@ _GOVERNS = {
 # the English phrase; a Russian one is the one or two words after the question word.
 # (A conjunction is no word of the phrase: "какую частоту и пропускную способность" asks both.)
 _ASKED_NOUN = {
-    "en": re.compile(r"\b(?:what|which)\s+(?P<np>(?:(?!(?:and|or)\s)[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+(?:do|does|did|is"
+    "en": re.compile(r"\b(?:what|which|how much|how many)\s+(?P<np>(?:(?!(?:and|or)\s)[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+(?:do|does|did|is"
                      r"|are|was|were|can|could|will|would|should|has|have)\b"),
     "ru": re.compile(r"(?<![а-яё])(?:как(?:ой|ая|ую|ое|ие|им|ом|ова?|ово|овы))\s+"
                      r"(?P<np>(?:(?!(?:и|или|а)\s)[а-яё-]+\s+)?(?!(?:и|или|а)(?![а-яё-]))[а-яё-]+)"),
@@ -135,6 +135,13 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         any(s <= x < e for s, e in standing) for x, _ in spans[a]))]
     if not cues:
         return None
+    asking = asking_part(low)  # a cue in a sentence that asks nothing names no figure asked, where one that asks has
+    kept = {a: [(s, e) for s, e in found if asking[s:e].strip()] for a, found in spans.items()}
+    if any(kept.get(a) for _, a in cues):
+        spans = {**spans, **kept}
+        cues = sorted(((max(e - s for s, e in spans[a]), a) for _, a in cues if spans[a]), key=lambda c: (-c[0], c[1]))
+    else:
+        asking = low
     if ONE_GPU.search(low):
         cues = [(n, a) for n, a in cues if not vocabulary.attributes[a].whole] or cues
     # a kind of thing counted ("CUDA 核心", "ядер NeuronCore") is what is asked, not the count of all its kinds its
@@ -191,7 +198,7 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
         return [(n, sibling.id) for n, a in cues for sibling in vocabulary.attributes.values()
                 if set(sibling.named_by) & set(vocabulary.attributes[a].named_by) and dimension(sibling.id) == "bytes/s"]
 
-    unnamed = _MEMORY_NAMED.sub(lambda m: " " * len(m.group()), low)
+    unnamed = _MEMORY_NAMED.sub(lambda m: " " * len(m.group()), asking)
     if _BANDWIDTH_WORDS.search(unnamed):
         rates = [(n, a) for n, a in cues if dimension(a) == "bytes/s"]
         cues = rates or rate_siblings()

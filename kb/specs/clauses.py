@@ -224,6 +224,24 @@ def qualifiers(text: str, start: int, end: int, unit_text: str, dimension: str) 
     return dtype, basis, part_scope(text, start, end)
 
 
+# Where a sentence of a question ends: a stop (not a decimal point), a question or exclamation mark
+_SENTENCE_END = re.compile(r"[?？!！。]|\.(?=\s|$)")
+
+
+def asking_part(text: str) -> str:
+    """The question with each sentence that asks nothing blanked out, where another ends in a question mark: "What's
+    the peak clock of the MI250? I'm trying to reason about throughput per GCD." says why it asks, and its words
+    ("throughput") name no figure asked. The text as it is where no sentence ends in a question mark."""
+    found, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        found.append((start, m.end(), m.group() in "?？"))
+        start = m.end()
+    found.append((start, len(text), False))
+    if not any(asks for *_, asks in found):
+        return text
+    return "".join(text[s:e] if asks else " " * (e - s) for s, e, asks in found)
+
+
 def clause(text: str, start: int, end: int) -> tuple[int, int]:
     """The span of the clause of ``text`` that holds ``text[start:end]``."""
     left = max((m.end() for m in CLAUSE.finditer(text, 0, start)), default=0)

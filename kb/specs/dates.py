@@ -3,8 +3,8 @@ second half of 2026", "2026年2月发布".
 
 A date is a fact of the ``release_date`` attribute when a word of a life event (announced, released, launched,
 shipping, available; анонсирован, вышел; 发布, 推出, 上市) stands in its clause and an entity of the fact table is
-named before it in the sentence. The value is written the same way in every language ("2026-02", "2026 H2") and
-the event is its basis ("announced", "shipping", "released", "available"), so an announcement and a first
+named before it in the sentence. The value is kept the same way in every language ("2026-02", "2026 H2"), shown in
+the reader's ("February 2026", "февраль 2026", "2026年2月": ``shown``), and the event is its basis ("announced", "shipping", "released", "available"), so an announcement and a first
 shipment are two quantities, never a disagreement.
 """
 
@@ -165,3 +165,28 @@ def asked_event(question: str) -> str | None:
     whose word it writes last; None when it names none."""
     found = [(m.start(), name) for name, pattern in EVENTS.items() for m in pattern.finditer(question)]
     return max(found)[1] if found else None
+
+
+_MONTH_NAMES = {"en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                       "November", "December"),
+                "ru": ("январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь", "октябрь",
+                       "ноябрь", "декабрь")}
+_SHOWN = re.compile(r"(?P<year>\d{4})(?:-(?P<month>\d{2})| H(?P<half>[12])| Q(?P<quarter>[1-4]))?")
+
+
+def shown(value: str, lang: str) -> str:
+    """A date as its value is kept ("2026-02", "2026 H2", "2026 Q3", "2026") worded in the reader's language
+    ("February 2026", "февраль 2026", "2026年2月"); any other text as it is."""
+    m = _SHOWN.fullmatch(value)
+    if m is None:
+        return value
+    year, month, half, quarter = m.group("year", "month", "half", "quarter")
+    if month:
+        return f"{year}年{int(month)}月" if lang == "zh" else f"{_MONTH_NAMES.get(lang, _MONTH_NAMES['en'])[int(month) - 1]} {year}"
+    if half:
+        return {"ru": f"{'первое' if half == '1' else 'второе'} полугодие {year}",
+                "zh": f"{year}年{'上' if half == '1' else '下'}半年"}.get(lang, f"H{half} {year}")
+    if quarter:
+        return {"ru": f"{quarter}-й квартал {year}", "zh": f"{year}年第{'一二三四'[int(quarter) - 1]}季度"}.get(
+            lang, f"Q{quarter} {year}")
+    return f"{year}年" if lang == "zh" else year

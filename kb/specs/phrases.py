@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from kb.specs.dates import shown
 from kb.specs.model import Fact
 from kb.specs.units import format_count, format_number, unit_name
 
@@ -50,7 +51,7 @@ def value_display(fact: Fact, lang: str) -> str:
     if fact.status != "value":
         return tr(STATUS, fact.status, lang)
     if fact.text is not None:
-        return fact.text
+        return shown(fact.text, lang)  # a date in the reader's words; a memory type as written
     if fact.unit == "transistors":
         number = format_count(fact.value, lang)
     else:

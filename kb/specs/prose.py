@@ -82,6 +82,11 @@ FACT_CONFIDENCE = 0.7
 EVIDENCE_CONFIDENCE = 0.5
 # "14GiB extra", "2x everything": a difference or a multiple, not the value itself
 DIFFERENCE = re.compile(r"^\s*(?:of\s+)?(?:\w+\s+)?(?:extra|more|less|additional|fewer|higher|lower|faster|slower)\b", re.IGNORECASE)
+# A figure set aside for the one stated ("running at 1600MHz and not the planned 1750MHz", "а не заявленных 1750 МГц")
+SET_ASIDE = re.compile(r"\b(?:not|instead of|rather than)\s+(?:the\s+|an?\s+)?(?:(?:originally\s+)?(?:planned|promised|"
+                       r"claimed|advertised|announced|expected|rumou?red|specified)\s+)?$|"
+                       r"(?<![а-яё])(?:а не|вместо)\s+(?:(?:заявленн|планируем|обещанн|ожидаем)\w*\s+)?$|"
+                       r"(?:而不是|而非)\s*(?:计划|原定|预期|宣称|宣传)?的?\s*$", re.IGNORECASE)
 EXERCISE = re.compile(r"\bquestion \d|\bsay you want|\banswer:|问题\s*\d|假设|задач\w* \d", re.IGNORECASE)
 ITEM_TERM = re.compile(r"[ \t]*(?:[*+-]|\d+\.)[ \t]+\*\*([^*\n]{1,40})\*\*")  # "* **VMEM** (...) is ..."
 
@@ -238,6 +243,8 @@ class _Reading:
             skipped, fact = None, None
             if q.unit == "%" or DIFFERENCE.match(text[q.end:q.end + 24]):
                 skipped = "a share or a difference, not a value"
+            elif SET_ASIDE.search(text, 0, q.start):
+                skipped = "a figure set aside for the one stated (\"not the planned 1750MHz\")"
             elif attribute is None or entity is None:
                 skipped = why if attribute is None else who
             else:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kb.asks import ACTION, DEFINES, DRAWBACK, FIGURE_ASKED, MEANS, WHY
+from kb.asks import ACTION, DEFINES, DRAWBACK, FIGURE_ASKED, MEANS, METHOD, WHERE, WHY
 from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
@@ -85,10 +85,10 @@ _COUNTED = re.compile(rf"(?:几|多少)\s*[{MEASURE_WORDS}](?!\s*(?:钱|元|美�
 # controller", "compute die") only says which part, not the cue's attribute (when another cue names one).
 _PART_HEAD = re.compile(r"[\s-]+(?:engines?|units?|dies?|tiles?|blocks?|chiplets?|complex(?:es)?|controllers?|"
                         r"subsystems?)\b")
-# What a thing does, a drawback, a thing to do or the means against a problem asks no figure ("что делают CC-Cores", "能干什么", "最大的问题",
-# "what do I need to set so that ..."), unless a clause asks a figure ("What is the H100's memory bandwidth, and ...?")
+# What a thing does, a drawback, a thing to do, the means against a problem or where a cost lies asks no figure ("что
+# делают CC-Cores", "能干什么", "最大的问题", "what do I need to set so that ..."), unless a clause asks a figure
 _NOT_A_FIGURE = re.compile(r"(?<![а-яё])что (?:делает|делают)(?![а-яё])|за что отвеча\w*|干什么|作用是什么|" +
-                           DRAWBACK.pattern + "|" + ACTION.pattern + "|" + MEANS.pattern)
+                           "|".join(p.pattern for p in (DRAWBACK, ACTION, MEANS, WHERE, METHOD)))
 ASKS = re.compile(r"\b(?:what|which|how)\b|(?<![а-яё])(?:как(?:ой|ая|ое|ие|ую|им|ом|ов|ова|ово|овы)|скольк\w*)(?![а-яё])|"
                   r"多少|几|哪|多[大快高]")
 # "Which is faster at FP8", "how fast in BF16", "у кого FP64 мощнее": with a precision named, a word that asks how
