@@ -13,9 +13,9 @@ the other side ("than GPUs", "比 GPU", "Compared to TPUs, GPUs ..."), wins.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from kb.language import HAN, detect_language
+from kb.language import HAN, detect_language, word_frequency
 from kb.lexical import tokenize
 from kb.response import ComparisonAnswer
 from kb.specs.clauses import compared
@@ -118,6 +118,25 @@ _SCENARIOS = re.compile(r"\bin (?:which|what) (?:cases?|situations?|scenarios?)\
 _PURPOSE = re.compile(r"\bfor\s+([^,.;?!]{2,60})|(?<![а-яё])для\s+([^,.;?!]{2,60})|(?:用于|用来|适合)([^，。,？?！]{1,20})")
 
 
+# support of one named thing, worded so ("TPU is better supported than GPU" for TensorFlow)
+_SUPPORTED_BY = replace(next(a for a in ASPECTS if a.name == "support"),
+                        words={"en": "better supported", "ru": "поддерживаются лучше", "zh": "支持更好"},
+                        inverse_words={"en": "less well supported", "ru": "поддерживаются хуже", "zh": "支持较差"})
+_NAME_ZIPF = 3.5  # a Latin word rarer than this in English names a thing ("pytorch", "tensorflow", "jax")
+
+
+def _names_in(low: str) -> frozenset[str]:
+    """The Latin words of a text that name things rather than say something, without the class words."""
+    return frozenset(t for t in tokenize(low) if re.fullmatch(r"[a-z][a-z0-9+-]*", t) and word_frequency(t) < _NAME_ZIPF
+                     and not any(p.fullmatch(t) for p in CLASSES.values()))
+
+
+def _clause_at(low: str, at: int) -> str:
+    start = max((m.end() for m in _CLAUSE_MARK.finditer(low, 0, at)), default=0)
+    stop = _CLAUSE_MARK.search(low, at)
+    return low[start:stop.start() if stop else len(low)]
+
+
 def _without_comparatives(low: str) -> str:
     """The text without its comparative words: "быстрее" shares its stem with the "быстрых" of a purpose."""
     for aspect in ASPECTS:
@@ -140,6 +159,7 @@ class ClassQuestion:
     inverted: frozenset[str] = frozenset()
     standing: str | None = None  # the class a product named stands for: a sentence must then name both classes
     purpose: frozenset[str] = frozenset()  # the words of the purpose the question asks about ("для экспериментов")
+    supported: frozenset[str] = frozenset()  # the names support is asked of ("better supported by PyTorch")
     lang: str | None = None
 
 
@@ -246,7 +266,8 @@ def class_question(text: str, names: list[tuple[int, int]], premise: bool = Fals
         return None
     return ClassQuestion(classes, tuple(dict.fromkeys(a.name for _, a, _ in asked)),  # type: ignore[arg-type]
                          inverted=frozenset(a.name for _, a, inv in asked if inv), standing=standing,
-                         purpose=_purpose_words(low), lang=detect_language(text))
+                         purpose=_purpose_words(low), lang=detect_language(text),
+                         supported=_names_in(low) if any(a.name == "support" for _, a, _ in asked) else frozenset())
 
 
 def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion) -> list[ClassStatement]:
@@ -262,15 +283,25 @@ def statements(text: str, names: list[tuple[int, int]], question: ClassQuestion)
     # verdict on it (across languages the words cannot be matched, and the verdict stands)
     other_purpose = bool(question.purpose) and detect_language(text) == question.lang and \
         not question.purpose & set(tokenize(_without_comparatives(low)))
-    found = []
+    # support asked of a named thing ("better supported by PyTorch", "TensorFlow 在 TPU 还是 GPU 上支持得更好"): a clause
+    # naming it decides, "better" too ("TPU лучше подходят для TensorFlow"); one naming only another thing says nothing
+    # of it, and support in general ("GPU имеют более широкую поддержку") answers where no clause names it
+    support = question.supported if "support" in question.aspects else frozenset()
+    found, specific = [], []
     for at, aspect, inverted in _aspects_in(low):
         before = [cls for start, cls in classes if start < at and at - start <= _NEAR]
         if aspect.name == "better" and other_purpose:
             continue
-        if aspect.name in question.aspects and before:
+        told = _names_in(_clause_at(low, at)) if support else frozenset()
+        if support and (told and not told & support or aspect.name == "better" and not told):
+            continue
+        if (aspect.name in question.aspects or support and aspect.name == "better") and before:
+            aspect = _SUPPORTED_BY if support else aspect
             named, other = before[-1], next(c for c in question.classes if c != before[-1])
             # "GPU ... дороже": the class named with the opposite comparative loses
             found.append(ClassStatement(aspect, other, named) if inverted else ClassStatement(aspect, named, other))
+            specific.append(bool(told))
+    found = [st for st, sure in zip(found, specific, strict=True) if sure] or found
     # one aspect stated both ways ("a simpler communication model and a more complicated programming model"): neither
     split = {st.aspect.name for st in found if any(o.aspect.name == st.aspect.name and o.winner != st.winner
                                                   for o in found)}

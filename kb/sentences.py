@@ -3,8 +3,9 @@
 Citations quote sentences character for character, so the splitter returns
 spans into the original text rather than rewritten strings (which is why a
 small rule set is used here instead of a library that normalizes text).
-Rules: Chinese ends a sentence at 。！？； (and ！？ full-width forms) with
-no space needed; English and Russian end at . ! ? … followed by space and a
+Rules: Chinese ends a sentence at 。！？ (and ！？ full-width forms) with
+no space needed, not at ；, which joins the halves of one sentence as ";" does ("GPU 节点内带宽高，节点外带宽受限；TPU
+带宽在各个方向更均匀。" read from its second half says nothing of the GPU); English and Russian end at . ! ? … followed by space and a
 capital, digit, quote or bracket, unless the word before the dot is a
 known abbreviation; a dot between digits ("13.11") never ends a sentence.
 Scraped text sometimes loses the space after a full stop ("optical
@@ -33,7 +34,7 @@ _ABBREVIATIONS = {
     "т.е", "т.к", "т.д", "т.п", "др", "пр", "см", "рис", "г", "гг", "стр", "им", "тыс", "млн", "млрд", "руб",
     "т", "д", "п", "ок", "напр", "прим", "ред",
 }
-_CJK_END = re.compile(r"[。！？；!?]+[”’」』）)]*")
+_CJK_END = re.compile(r"[。！？!?]+[”’」』）)]*")
 _LATIN_END = re.compile(rf"[.!?…]+[\"'»”’)\]]*(?=\s+[\"'«“(\[*]?[A-ZА-ЯЁ0-9{HAN}`*\-])|[.!?…]+[\"'»”’)\]]*(?=\s*$)")
 
 # "switches.Note that": a full stop that lost its space, between a lower-case word and a capitalized one
@@ -57,7 +58,7 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     for match in _CJK_END.finditer(text, start, end):
         prev = text[match.start() - 1] if match.start() > start else ""
         # A full-width mark ends a sentence; an ASCII !/? only after Chinese text.
-        if match.group(0)[0] in "。！？；" or (prev and is_han(prev)):
+        if match.group(0)[0] in "。！？" or (prev and is_han(prev)):
             cuts.add(match.end())
     for match in re.finditer(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t])", text[start:end]):
         cuts.add(start + match.start())

@@ -16,7 +16,9 @@ from kb.sentences import sentence_spans, split_sentences
     ("TPU v4 и v5p могут быть в 2.8 раз быстрее, т.е. заметно. См. рис. 3 ниже. Да.",
      ["TPU v4 и v5p могут быть в 2.8 раз быстрее, т.е. заметно.", "См. рис. 3 ниже.", "Да."]),
     ("每小时价格为13.11美元，比前者低了60%。针对特定的模型；结果如下！真的吗？是的",
-     ["每小时价格为13.11美元，比前者低了60%。", "针对特定的模型；", "结果如下！", "真的吗？", "是的"]),
+     ["每小时价格为13.11美元，比前者低了60%。", "针对特定的模型；结果如下！", "真的吗？", "是的"]),
+    # a semicolon joins the halves of one sentence: the second alone says nothing of what the first contrasts
+    ("GPU 节点内带宽高，节点外带宽受限；TPU 带宽在各个方向更均匀。", ["GPU 节点内带宽高，节点外带宽受限；TPU 带宽在各个方向更均匀。"]),
     # a list item without a full stop ends where the next item starts; a wrapped line does not end it
     ("- B300 cut FP64 hard - not a strict upgrade\n- H200 - mainly the same as H100\n  with more memory\n2. last",
      ["- B300 cut FP64 hard - not a strict upgrade", "- H200 - mainly the same as H100\n  with more memory", "2. last"]),

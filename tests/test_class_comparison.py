@@ -235,3 +235,16 @@ def test_supported_better_asks_support_and_limited_support_loses_it():
             assert [(s.aspect.name, s.winner) for s in statements(limited, [], question)] == [("support", "gpu")], limited
     # "better" with no aspect after it stays better in general
     assert _question("Which is better, TPU or GPU?").aspects == ("better",)
+
+
+
+def test_support_of_a_named_framework_rests_on_the_clause_that_names_it():
+    sentence = "TPU лучше подходят для TensorFlow, тогда как GPU имеют более широкую поддержку."
+    # the clause naming TensorFlow decides for TensorFlow; for PyTorch, which no clause names, support in general does
+    for text, winner in (("Is TensorFlow better supported on TPUs or on GPUs?", "tpu"),
+                         ("TPU 还是 GPU 对TensorFlow 支持更好？", "tpu"), ("Что лучше поддерживается TensorFlow: TPU или GPU?", "tpu"),
+                         ("Which is better supported by PyTorch, TPU or GPU?", "gpu")):
+        stated = statements(sentence, [], _question(text))
+        assert [(s.aspect.name, s.winner) for s in stated] == [("support", winner)], text
+    # better for another framework says nothing of the one asked
+    assert not statements("TPU лучше подходят для TensorFlow.", [], _question("Which is better supported by PyTorch, TPU or GPU?"))

@@ -642,12 +642,21 @@ def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, at
      "throughput per GCD.", "en", "clock"),
     ("I only care about throughput. What is the memory bandwidth of the H100?", "en", "memory_bandwidth"),
     ("Какая частота у MI250? Меня интересует пропускная способность на GCD.", "ru", "clock"),
+    # a request asks as a question does
+    ("Give me the memory bandwidth of the H100. I care about throughput for my report.", "en", "memory_bandwidth"),
+    ("Сколько L2-кэша разделяют вычислительные блоки одного XCD в MI300X?", "ru", "l2_cache"),
+    ("Сколько NVLink у каждой H100?", "ru", "link_count"),
+    # a clause that qualifies the noun asked names whom it is of, past its comma
+    ("How much SBUF memory is on a Trainium2 chip, shared by its NeuronCores?", "en", "sbuf_capacity"),
+    ("What is the L2 cache of the MI300X, which its CUs share?", "en", "l2_cache"),
+    ("Какой объём SBUF у Trainium2, который делят NeuronCore?", "ru", "sbuf_capacity"),
     # the kind of memory, not how much ("what HBM", "哪种 HBM", "какая память")
     ("What HBM does the MI250 use?", "en", "hbm_type"),
     ("What kind of memory does Gaudi2 have?", "en", "hbm_type"),
     ("H100用的是哪种HBM？", "zh", "hbm_type"),
     ("Gaudi3 的显存类型是什么？", "zh", "hbm_type"),
-    ("Какая память у Gaudi 3?", "ru", "hbm_type"),
+    ("Какая HBM у Gaudi 3?", "ru", "hbm_type"),
+    ("What memory does Inferentia2 use?", "en", "memory_capacity"),  # may ask how much: no word of kind
     ("Какой объём памяти у Gaudi 3?", "ru", "memory_capacity"),
     ("What memory capacity does the H100 have?", "en", "memory_capacity"),
     # chips counted in a pod are the pod's size, however the count is asked
@@ -661,6 +670,16 @@ def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, at
 ])
 def test_the_attribute_asked_is_the_one_the_asking_words_name(table, question, lang, attribute):
     assert understand(question, lang, table).attribute == attribute
+
+
+def test_a_chip_named_only_in_a_sentence_that_asks_nothing_is_context(table):
+    for question, lang in (("I have an H100 cluster. What is the memory bandwidth of the B200?", "en"),
+                           ("У нас кластер на H100. Какая пропускная способность памяти у B200?", "ru"),
+                           ("我们有一个 H100 集群。B200 的显存带宽是多少？", "zh")):
+        assert understand(question, lang, table).entities == ("nvidia-b200-sxm",), question
+    # set side by side in the sentence that asks, both are asked
+    assert set(understand("I use an A100. Is the H100 faster?", "en", table).entities) == \
+        {"nvidia-a100-sxm", "nvidia-h100-sxm"}
 
 
 @pytest.mark.parametrize("question, lang", [

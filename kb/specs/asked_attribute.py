@@ -53,8 +53,8 @@ _GOVERNS = {
 _ASKED_NOUN = {
     "en": re.compile(r"\b(?:what|which|how much|how many)\s+(?P<np>(?:(?!(?:and|or)\s)[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+(?:do|does|did|is"
                      r"|are|was|were|can|could|will|would|should|has|have)\b"),
-    "ru": re.compile(r"(?<![а-яё])(?:как(?:ой|ая|ую|ое|ие|им|ом|ова?|ово|овы))\s+"
-                     r"(?P<np>(?:(?!(?:и|или|а)\s)[а-яё-]+\s+)?(?!(?:и|или|а)(?![а-яё-]))[а-яё-]+)"),
+    "ru": re.compile(r"(?<![а-яё])(?:как(?:ой|ая|ую|ое|ие|им|ом|ова?|ово|овы)|сколько)\s+"
+                     r"(?P<np>(?:(?!(?:и|или|а)\s)[a-zа-яё0-9-]+\s+)?(?!(?:и|или|а)(?![а-яё-]))[a-zа-яё0-9-]+)"),
 }
 # One chip asked of ("a single GPU in a GB200 NVL72", "одного GPU", "单卡"): no figure of a whole node or domain.
 ONE_GPU = re.compile(r"\b(?:per[- ]|one |single |each |a single )(?:gpu|chip|card)s?\b|"
@@ -337,8 +337,16 @@ def _after_asked_noun(spans: dict[str, Spans], low: str, lang: str) -> set[str]:
         return set()
     end = max(end, *heads.values())
     stop = CLAUSE_BREAK.search(low, end)
+    while stop and _QUALIFIES.match(low, stop.start()):  # "How much SBUF memory is on a Trainium2, shared by its ..."
+        stop = CLAUSE_BREAK.search(low, stop.end())
     limit = stop.start() if stop else len(low)
     return {b for b, found in spans.items() if b not in heads and all(end <= s < limit for s, _ in found)}
+
+
+# A clause after a comma that qualifies what comes before it ("..., shared by its NeuronCores", "..., which the CUs
+# share", "..., которую делят NeuronCore"): it names whom the noun asked is of, as the rest of its clause does
+_QUALIFIES = re.compile(r"[,，]\s*(?:(?:which|that|whose|\w+ed\s+(?:by|to|with|between|across|among|over|from))\b|"
+                        r"котор\w+|(?:использу|дел|разделя)\w*(?:ем|ем\w+|им\w+)\b)")
 
 
 # A Chinese question word with the noun it asks right after it ("运行在多高的峰值频率", "有多少个 CUDA 核心"): a cue
@@ -353,35 +361,6 @@ def _before_zh_question(spans: dict[str, Spans], low: str) -> set[str]:
         stop = max((m.end() for m in CLAUSE_BREAK.finditer(low, 0, asked.start())), default=0)
         return {a for a, found in spans.items() if all(stop <= s and e <= asked.start() for s, e in found)}
     return set()
-
-
-# One thing of many named ("one SM", "каждый SM", "一个 SM"): what a question counts, it counts per that thing.
-_ONE_OF = re.compile(r"\b(?:one|each|every|a single|per)\s+$|(?<![а-яё])(?:один|одн(?:ом|ого|а|у)|кажд\w+)\s+$|"
-                     r"(?:一个|每个|每一个|单个|每)\s*$")
-
-
-def counted_per_one(low: str, attribute, found: Spans | None) -> bool:
-    """Whether a count of things is cued only after "one" or "each" ("how many warps can one SM schedule"): the
-    question counts something else per that thing. A count defined per a whole ("chips per pod", cued by "一个 pod")
-    is what such a question asks."""
-    return counted(attribute.unit) and not attribute.whole and defined_per(attribute.labels.get("en", "")) is None \
-        and bool(found) and all(_ONE_OF.search(low, 0, s) for s, _ in found)
-
-
-# the parts of a chip a count may be asked per ("CUDA cores per SM", "每个 CU 的流处理器"): counted in these units
-_PART_COUNTS = ("SM", "CUs", "cores")
-_PER_PART = re.compile(r"(?<![а-яё])на\s+$")  # "сколько ядер CUDA на SM"
-
-
-def counted_per_part(low: str, attribute, spans: dict[str, Spans], vocabulary) -> bool:
-    """Whether a count is asked per one part of a chip that another attribute counts ("How many CUDA cores per
-    SM", "每个 SM 有多少个 CUDA 核心", "сколько ядер CUDA на один SM"): the table counts a chip's parts, never a
-    part's, so no figure of it answers."""
-    if not counted(attribute.unit):
-        return False
-    return any(b != attribute.id and vocabulary.attributes[b].unit in _PART_COUNTS and found and
-               all(_ONE_OF.search(low, 0, s) or _PER_PART.search(low, 0, s) for s, _ in found)
-               for b, found in spans.items())
 
 
 def units_asked(low: str, against=lambda unit, match: False) -> list[str]:

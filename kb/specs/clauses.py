@@ -226,20 +226,38 @@ def qualifiers(text: str, start: int, end: int, unit_text: str, dimension: str) 
 
 # Where a sentence of a question ends: a stop (not a decimal point), a question or exclamation mark
 _SENTENCE_END = re.compile(r"[?？!！。]|\.(?=\s|$)")
+# A sentence that asks by a request, not a question mark ("Give me the H100 memory bandwidth.", "Назови ...", "告诉我 ...")
+_REQUEST = re.compile(r"\W*(?:(?:please\s+)?(?:give|tell|show|list|name|find|compare)\b|(?:пожалуйста,?\s+)?(?:скаж|назов|"
+                      r"дай|покаж|подскаж|сравн)\w*|请?(?:告诉我|给我|列出|说说|比较))", re.IGNORECASE)  # matched where a sentence starts
 
 
 def asking_part(text: str) -> str:
-    """The question with each sentence that asks nothing blanked out, where another ends in a question mark: "What's
-    the peak clock of the MI250? I'm trying to reason about throughput per GCD." says why it asks, and its words
-    ("throughput") name no figure asked. The text as it is where no sentence ends in a question mark."""
+    """The question with each sentence that asks nothing blanked out, where another ends in a question mark or makes a
+    request ("Give me ..."): "What's the peak clock of the MI250? I'm trying to reason about throughput per GCD." says
+    why it asks, and its words ("throughput") name no figure asked. The text as it is where no sentence asks so."""
     found, start = [], 0
     for m in _SENTENCE_END.finditer(text):
-        found.append((start, m.end(), m.group() in "?？"))
+        found.append((start, m.end(), m.group() in "?？" or bool(_REQUEST.match(text, start))))
         start = m.end()
-    found.append((start, len(text), False))
+    found.append((start, len(text), bool(_REQUEST.match(text, start))))
     if not any(asks for *_, asks in found):
         return text
     return "".join(text[s:e] if asks else " " * (e - s) for s, e, asks in found)
+
+
+# a word that sets things side by side: a comparative, "than", a word of comparing
+_SETS_SIDE_BY_SIDE = re.compile(r"\b(?:than|vs\.?|versus|compared?|faster|slower|better|worse|cheaper|more|less|higher|lower|"
+                                r"bigger|smaller)\b|(?<![а-яё])(?:чем|сравн\w*|быстрее|медленнее|лучше|хуже|дешевле|дороже|"
+                                r"больше|меньше|выше|ниже|мощнее)(?![а-яё])|比|相比|更|哪个|谁")
+
+
+def asked_of(text: str, mentions: list) -> list:
+    """The mentions a question asks of: those of its sentences that ask (``asking_part``), where they name any and do
+    not compare ("I have an H100 cluster. What is the memory bandwidth of the B200?" asks the B200's; "I use an
+    A100. Is the H100 faster?" sets the two side by side)."""
+    asking = asking_part(text)
+    own = [m for m in mentions if asking[m.start:m.end].strip()]
+    return own if own and not _SETS_SIDE_BY_SIDE.search(asking.lower()) else mentions
 
 
 def clause(text: str, start: int, end: int) -> tuple[int, int]:

@@ -19,8 +19,9 @@ from kb.class_comparison import offers_classes
 from kb.language import HAN
 from kb.lexical import STOPWORDS, tokenize
 from kb.specs import asked_attribute, clauses, dates
-from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, counted_per_one, counted_per_part, unit_cue
+from kb.specs.asked_attribute import CLAUSE_BREAK, choose_attribute, unit_cue
 from kb.specs.clauses import BIDIRECTIONAL, COMPARING, ONE_WAY, PARTS, SUBJECT_KINDS, defined_per, of_another_chip
+from kb.specs.counted_per import counted_per_one, counted_per_part
 from kb.specs.facts import FactTable
 from kb.specs.lines import asked_line, line_generations, lists_parts, unlisted_variant
 from kb.specs.quantities import MEASURE_WORDS
@@ -194,7 +195,7 @@ def understand(question: str, lang: str | None, table: FactTable, known_words: f
     vocabulary = table.vocabulary
     low = vocabulary.mend_spelling(text.lower(), known_words)
     found = vocabulary.mentions(text)  # "H100 NVL" is no H100, "Vera Rubin NVL72" no GB200 NVL72
-    entities = tuple(dict.fromkeys(m.entity for m in found if not unlisted_variant(vocabulary, text, m)
+    entities = tuple(dict.fromkeys(m.entity for m in clauses.asked_of(text, found) if not unlisted_variant(vocabulary, text, m)
                                    and not of_another_chip(text, m, found, vocabulary)))
     dtype_match = DTYPE.search(text)
     dtype = dtype_match.group(1).upper() if dtype_match else \
