@@ -655,6 +655,8 @@ def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, at
     ("What kind of memory does Gaudi2 have?", "en", "hbm_type"),
     ("H100用的是哪种HBM？", "zh", "hbm_type"),
     ("Gaudi3 的显存类型是什么？", "zh", "hbm_type"),
+    ("MI300X 采用哪一代 HBM？", "zh", "hbm_type"),
+    ("Gaudi 哪一代显存最大", "zh", "memory_capacity"),  # a generation of the chip, asked its memory
     ("Какая HBM у Gaudi 3?", "ru", "hbm_type"),
     ("What memory does Inferentia2 use?", "en", "memory_capacity"),  # may ask how much: no word of kind
     ("Какой объём памяти у Gaudi 3?", "ru", "memory_capacity"),
@@ -678,8 +680,8 @@ def test_a_chip_named_only_in_a_sentence_that_asks_nothing_is_context(table):
                            ("我们有一个 H100 集群。B200 的显存带宽是多少？", "zh")):
         assert understand(question, lang, table).entities == ("nvidia-b200-sxm",), question
     # set side by side in the sentence that asks, both are asked
-    assert set(understand("I use an A100. Is the H100 faster?", "en", table).entities) == \
-        {"nvidia-a100-sxm", "nvidia-h100-sxm"}
+    for question in ("I use an A100. Is the H100 faster?", "I'm comparing to the A100. How much memory does the H100 have?"):
+        assert set(understand(question, "en", table).entities) == {"nvidia-a100-sxm", "nvidia-h100-sxm"}, question
 
 
 @pytest.mark.parametrize("question, lang", [

@@ -246,18 +246,19 @@ def asking_part(text: str) -> str:
 
 
 # a word that sets things side by side: a comparative, "than", a word of comparing
-_SETS_SIDE_BY_SIDE = re.compile(r"\b(?:than|vs\.?|versus|compared?|faster|slower|better|worse|cheaper|more|less|higher|lower|"
+_SETS_SIDE_BY_SIDE = re.compile(r"\b(?:than|vs\.?|versus|compar\w*|faster|slower|better|worse|cheaper|more|less|higher|lower|"
                                 r"bigger|smaller)\b|(?<![а-яё])(?:чем|сравн\w*|быстрее|медленнее|лучше|хуже|дешевле|дороже|"
                                 r"больше|меньше|выше|ниже|мощнее)(?![а-яё])|比|相比|更|哪个|谁")
 
 
 def asked_of(text: str, mentions: list) -> list:
-    """The mentions a question asks of: those of its sentences that ask (``asking_part``), where they name any and do
-    not compare ("I have an H100 cluster. What is the memory bandwidth of the B200?" asks the B200's; "I use an
-    A100. Is the H100 faster?" sets the two side by side)."""
+    """The mentions a question asks of: those of its sentences that ask (``asking_part``), where they name any and no
+    sentence compares ("I have an H100 cluster. What is the memory bandwidth of the B200?" asks the B200's; "I use an
+    A100. Is the H100 faster?" and "I'm comparing to the A100. How much memory does the MI300X have?" set the two
+    side by side)."""
     asking = asking_part(text)
     own = [m for m in mentions if asking[m.start:m.end].strip()]
-    return own if own and not _SETS_SIDE_BY_SIDE.search(asking.lower()) else mentions
+    return own if own and not _SETS_SIDE_BY_SIDE.search(text.lower()) else mentions
 
 
 def clause(text: str, start: int, end: int) -> tuple[int, int]:
