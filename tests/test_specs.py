@@ -657,6 +657,8 @@ def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, at
     ("Gaudi3 的显存类型是什么？", "zh", "hbm_type"),
     ("MI300X 采用哪一代 HBM？", "zh", "hbm_type"),
     ("Gaudi 哪一代显存最大", "zh", "memory_capacity"),  # a generation of the chip, asked its memory
+    # two memory types offered ask which one
+    ("H200 用 HBM3 还是 HBM3e？", "zh", "hbm_type"), ("Does the H200 use HBM3 or HBM3e?", "en", "hbm_type"),
     ("Какая HBM у Gaudi 3?", "ru", "hbm_type"),
     ("What memory does Inferentia2 use?", "en", "memory_capacity"),  # may ask how much: no word of kind
     ("Какой объём памяти у Gaudi 3?", "ru", "memory_capacity"),
@@ -672,6 +674,24 @@ def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, at
 ])
 def test_the_attribute_asked_is_the_one_the_asking_words_name(table, question, lang, attribute):
     assert understand(question, lang, table).attribute == attribute
+
+
+@pytest.mark.parametrize("question, lang, start", [
+    ("What was the planned MME clock of Gaudi 3?", "en", "Intel Gaudi3: 1,750 MHz (planned"),
+    ("Какая частота MME у Gaudi 3 была запланирована?", "ru", "Intel Gaudi3: 1 750 MHz (заявлено"),
+    ("Gaudi3 计划的频率是多少？", "zh", "Intel Gaudi3: 1750 MHz（计划"),
+    # the plan set aside, or the figure reached asked: the one stated
+    ("What clock does Gaudi 3 actually run at, not the planned one?", "en", "Intel Gaudi3: 1,600 MHz (per chip)"),
+    ("на какой частоте реально работает MME у Intel Gaudi3? слышал что не на заявленной", "ru", "Intel Gaudi3: 1 600 MHz"),
+    ("Gaudi3 实际频率是多少？不是计划的那个", "zh", "Intel Gaudi3: 1600 MHz（每芯片）"),
+    ("What clock does Gaudi 3 run at?", "en", "Intel Gaudi3: 1,600 MHz (per chip)"),
+])
+def test_a_planned_figure_answers_only_where_the_plan_is_asked(table, question, lang, start):
+    _, result = lookup(table, question, lang)
+    text = result.answer.text.replace("\u202f", " ").replace("\xa0", " ")  # thousands grouped by a narrow space
+    assert text.startswith(start), text
+    if "1600" in start.replace(",", "").replace(" ", ""):  # never beside it as a disagreement
+        assert "750" not in result.answer.text, result.answer.text
 
 
 def test_a_chip_named_only_in_a_sentence_that_asks_nothing_is_context(table):

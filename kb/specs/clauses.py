@@ -224,6 +224,16 @@ def qualifiers(text: str, start: int, end: int, unit_text: str, dimension: str) 
     return dtype, basis, part_scope(text, start, end)
 
 
+# Words of a figure planned or advertised rather than reached ("the planned 1750MHz", "1835 as per whitepaper spec",
+# "заявленных", "计划的")
+PLANNED = re.compile(r"\b(?:planned|promised|claimed|advertised|whitepaper|on paper|paper spec|datasheet)\b|"
+                     r"(?<![а-яё])(?:заявлен|запланирован|планир|обещан)\w*|计划|原定|宣称|白皮书|纸面", re.IGNORECASE)
+# A question asks the planned figure where it names the plan and neither sets it aside nor asks what is reached ("not
+# the planned one", "не на заявленной", "不是计划的", "actually", "реально", "实际")
+PLANNED_ASKED = re.compile(r"(?s)^(?!.*(?:\b(?:not|rather than|instead of)\s+(?:\w+\s+){0,2}(?=planned|promised|claimed|"
+                           r"advertised)|\b(?:actual(?:ly)?|real(?:ly)?|in practice)\b|(?<![а-яё])не\s+(?:\w+\s+)?(?=заявлен|"
+                           r"запланирован|обещан)|реальн|фактическ|на самом деле|不是(?=计划|原定|宣称)|实际|真实)).*?(?:"
+                           + PLANNED.pattern + ")", re.IGNORECASE)
 # Where a sentence of a question ends: a stop (not a decimal point), a question or exclamation mark
 _SENTENCE_END = re.compile(r"[?？!！。]|\.(?=\s|$)")
 # A sentence that asks by a request, not a question mark ("Give me the H100 memory bandwidth.", "Назови ...", "告诉我 ...")

@@ -24,6 +24,7 @@ BASES = {
     "vector": {"en": "vector", "ru": "векторные", "zh": "向量"},
     "packed": {"en": "packed", "ru": "packed", "zh": "打包"},
     "measured": {"en": "measured", "ru": "измерено", "zh": "实测"},
+    "planned": {"en": "planned", "ru": "заявлено", "zh": "计划"},
     "one-way": {"en": "one way", "ru": "в одну сторону", "zh": "单向"},
     "bidirectional": {"en": "both ways", "ru": "в обе стороны", "zh": "双向"},
     # the life event a date is of (kb.specs.dates)

@@ -41,6 +41,7 @@ from kb.specs.clauses import (
     BIDIRECTIONAL,
     PART_SUMMED,
     PARTS,
+    PLANNED,
     SUBJECT_KINDS,
     THE_CHIP,
     beside,
@@ -82,7 +83,7 @@ FACT_CONFIDENCE = 0.7
 EVIDENCE_CONFIDENCE = 0.5
 # "14GiB extra", "2x everything": a difference or a multiple, not the value itself
 DIFFERENCE = re.compile(r"^\s*(?:of\s+)?(?:\w+\s+)?(?:extra|more|less|additional|fewer|higher|lower|faster|slower)\b", re.IGNORECASE)
-# A figure set aside for the one stated ("running at 1600MHz and not the planned 1750MHz", "а не заявленных 1750 МГц")
+# A figure set aside for the one stated ("not 1750 but 1600"): no value, but the planned one if said so ("not the planned")
 SET_ASIDE = re.compile(r"\b(?:not|instead of|rather than)\s+(?:the\s+|an?\s+)?(?:(?:originally\s+)?(?:planned|promised|"
                        r"claimed|advertised|announced|expected|rumou?red|specified)\s+)?$|"
                        r"(?<![а-яё])(?:а не|вместо)\s+(?:(?:заявленн|планируем|обещанн|ожидаем)\w*\s+)?$|"
@@ -240,11 +241,11 @@ class _Reading:
                 entity, who = _entity(text, q, mentions, vocabulary, attribute)
                 quote_start = s
 
-            skipped, fact = None, None
+            skipped, fact, aside = None, None, None
             if q.unit == "%" or DIFFERENCE.match(text[q.end:q.end + 24]):
                 skipped = "a share or a difference, not a value"
-            elif SET_ASIDE.search(text, 0, q.start):
-                skipped = "a figure set aside for the one stated (\"not the planned 1750MHz\")"
+            elif (aside := SET_ASIDE.search(text, 0, q.start)) and not PLANNED.search(f"{aside[0]} {text[q.end:q.end + 30]}"):
+                skipped = "a figure set aside for the one stated (\"not 1,750 but 1,600\")"
             elif attribute is None or entity is None:
                 skipped = why if attribute is None else who
             else:
@@ -253,7 +254,9 @@ class _Reading:
                              s + q.start if quote_start != s else None, part if borrowed else None)
                 if fact is None:
                     skipped = f"{q.unit} is not a unit of {attribute}"
-                elif EXERCISE.search(text):
+                elif aside:  # the planned or advertised figure ("not the planned 1750MHz"): another quantity
+                    fact = fact.model_copy(update={"basis": "planned"})
+                if fact is not None and EXERCISE.search(text):
                     skipped = "a worked exercise, not a specification"
             if skipped is not None:
                 self.statements.append(Statement(**statement, entity=entity, attribute=attribute, outcome="skipped",

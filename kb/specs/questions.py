@@ -124,7 +124,7 @@ _PRECISION_WORDS = {
 }
 # The kind of figure ("Matrix FP8" against "Vector FP8" rows of a spec table, one-way against bidirectional).
 _BASIS_WORDS = {"matrix": r"\bmatrix\b|\bmatmul\b|матричн\w*|矩阵", "vector": r"\bvector\b|векторн\w*|向量",
-                "one-way": ONE_WAY.pattern,
+                "one-way": ONE_WAY.pattern, "planned": clauses.PLANNED_ASKED.pattern,
                 "bidirectional": BIDIRECTIONAL.pattern}
 _SCOPE_WORDS = {
     # the singular: "both GCDs" is the whole chip, as the prose reader takes it

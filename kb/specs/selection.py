@@ -90,6 +90,8 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
         facts = [f for f in facts if f.basis == query.basis]
     if not query.sparse and any(f.basis != "sparse" for f in facts):
         facts = [f for f in facts if f.basis != "sparse"]
+    if query.basis != "planned" and any(f.basis != "planned" for f in facts):  # a plan shown only where asked
+        facts = [f for f in facts if f.basis != "planned"]
     numbers = [f for f in facts if f.is_number or f.text is not None]
     others = [f for f in facts if not (f.is_number or f.text is not None) and f.status in ("unknown", "unpublished")]
     return (numbers + others)[:MAX_PER_ENTITY], via
