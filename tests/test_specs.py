@@ -646,6 +646,10 @@ def test_the_attribute_asked_is_the_head_of_the_phrase(table, question, lang, at
     ("Give me the memory bandwidth of the H100. I care about throughput for my report.", "en", "memory_bandwidth"),
     ("Сколько L2-кэша разделяют вычислительные блоки одного XCD в MI300X?", "ru", "l2_cache"),
     ("Сколько NVLink у каждой H100?", "ru", "link_count"),
+    # "what's the NP" asks the NP up to the clause it heads ("... the MI250 compute units run at")
+    ("I'm reading up on CDNA 2. What's the peak clock frequency the MI250 compute units run at?", "en", "clock"),
+    ("What's the L2 cache the MI300X XCD compute units share?", "en", "l2_cache"),
+    ("Сколько чипов максимум может быть в одном поде TPU7x (Ironwood)?", "ru", "pod_size"),
     # a clause that qualifies the noun asked names whom it is of, past its comma
     ("How much SBUF memory is on a Trainium2 chip, shared by its NeuronCores?", "en", "sbuf_capacity"),
     ("What is the L2 cache of the MI300X, which its CUs share?", "en", "l2_cache"),

@@ -51,8 +51,10 @@ _GOVERNS = {
 # the English phrase; a Russian one is the one or two words after the question word.
 # (A conjunction is no word of the phrase: "какую частоту и пропускную способность" asks both.)
 _ASKED_NOUN = {
-    "en": re.compile(r"\b(?:what|which|how much|how many)\s+(?P<np>(?:(?!(?:and|or)\s)[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+(?:do|does|did|is"
-                     r"|are|was|were|can|could|will|would|should|has|have)\b"),
+    # "what's the NP the MI250 compute units run at": the NP up to the clause it heads
+    "en": re.compile(r"\b(?:what(?:['’]s|\s+is|\s+are|\s+was)\s+(?:the|its|their)\s+|(?:what|which|how much|how many)\s+)"
+                     r"(?P<np>(?:(?!(?:and|or)\s)[a-z0-9-]+\s+){0,2}?[a-z0-9-]+)\s+(?:do|does|did|is|are|was|were|can|could|will"
+                     r"|would|should|has|have|the|that|which)\b"),
     "ru": re.compile(r"(?<![а-яё])(?:как(?:ой|ая|ую|ое|ие|им|ом|ова?|ово|овы)|сколько)\s+"
                      r"(?P<np>(?:(?!(?:и|или|а)\s)[a-zа-яё0-9-]+\s+)?(?!(?:и|или|а)(?![а-яё-]))[a-zа-яё0-9-]+)"),
 }
