@@ -3,7 +3,8 @@
 A question about an attribute the table has no value of, for an entity it
 knows, is declined as ``no_fact``, unless a top passage may still state it:
 a sentence naming the entity with a quantity of the attribute's kind beside
-one of its cues ("1 TB/sec of DMA bandwidth" on the Inferentia2 page), a
+one of its cues ("1 TB/sec of DMA bandwidth" on the Inferentia2 page), the
+asked life event without a date ("already available on Intel cloud"), a
 comparison stated in words ("the SXM version uses 30% more power"), or, for
 a product the table has no entity for, a sentence writing its name and such
 a quantity ("H800 带宽 300GB/s"). The answer then quotes that sentence.
@@ -16,6 +17,7 @@ from functools import lru_cache
 
 from kb.index import KnowledgeIndex
 from kb.models import Hit
+from kb.specs import dates
 from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.quantities import quantities
 from kb.specs.relations import COMPARATIVE
@@ -65,6 +67,10 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
             low = normed.lower()
             if cue.search(low) and any(
                     UNITS[q.unit].dimension == dimension for q in quantities(text) if q.unit in UNITS):
+                return [(pos, start, end)]
+            # the asked life event said of the entity without a date ("Gaudi3 ... already available on Intel cloud")
+            if query.attribute == dates.ATTRIBUTE and own & wanted and (event := dates.EVENTS.get(query.basis or "")) \
+                    and event.search(normed):
                 return [(pos, start, end)]
             # a comparison the table cannot make may still be stated in words ("the SXM version uses 30% more
             # power"): a sentence that names only the compared sides, with a comparative beside the attribute's

@@ -305,6 +305,15 @@ def test_a_short_sentence_that_points_back_is_quoted_with_the_sentence_before_it
     assert "very, very fast at matrix multiplication**. It's mainly what they do" in text, text
 
 
+def test_the_asked_life_event_said_without_a_date_is_quoted_not_declined(client):
+    # the table has no date of Gaudi3's availability, but a sentence says it is available: that answers
+    body = client.post("/v1/ask", json={"question": "Since when is the Gaudi 3 available on Intel cloud?"}).json()
+    assert body["answerable"] and "already available on Intel cloud" in body["answer"]["text"], body
+    # no sentence says when the TPU v4 was released: declined, as before
+    body = client.post("/v1/ask", json={"question": "When was the TPU v4 released?"}).json()
+    assert not body["answerable"] and body["abstain_reason"] == "no_fact", body
+
+
 @pytest.mark.parametrize("sentence, label", [
     ("**GPU vs TPU 网络对比**：", True),
     ("Key numbers:", True),
