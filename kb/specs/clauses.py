@@ -234,7 +234,8 @@ PLANNED_ASKED = re.compile(r"(?s)^(?!.*(?:\b(?:not|rather than|instead of)\s+(?:
                            r"advertised)|\b(?:actual(?:ly)?|real(?:ly)?|in practice)\b|(?<![а-яё])не\s+(?:\w+\s+)?(?=заявлен|"
                            r"запланирован|обещан)|реальн|фактическ|на самом деле|不是(?=计划|原定|宣称)|实际|真实)).*?(?:"
                            + PLANNED.pattern + ")", re.IGNORECASE)
-# Where a sentence of a question ends: a stop (not a decimal point), a question or exclamation mark
+# Where a sentence of a question ends: a stop (not a decimal point), a question or exclamation mark (not
+# kb.sentences' splitter, which wants a capital after a stop: a question is read lower-cased here)
 _SENTENCE_END = re.compile(r"[?？!！。]|\.(?=\s|$)")
 # A sentence that asks by a request, not a question mark ("Give me the H100 memory bandwidth.", "Назови ...", "告诉我 ...")
 _REQUEST = re.compile(r"\W*(?:(?:please\s+)?(?:give|tell|show|list|name|find|compare)\b|(?:пожалуйста,?\s+)?(?:скаж|назов|"

@@ -22,7 +22,11 @@ from kb.specs.vocabulary import Mention, Vocabulary
 
 ATTRIBUTE = "release_date"
 
-_MONTHS_EN = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NAMES = {"en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                       "November", "December"),
+                "ru": ("январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь", "октябрь",
+                       "ноябрь", "декабрь")}
+_MONTHS_EN = tuple(name[:3].lower() for name in _MONTH_NAMES["en"])  # "jan" ... "dec": how a month is read
 _MONTHS_RU = ("январ", "феврал", "март", "апрел", "ма[йяе]", "июн", "июл", "август", "сентябр", "октябр", "ноябр",
               "декабр")
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
@@ -167,10 +171,6 @@ def asked_event(question: str) -> str | None:
     return max(found)[1] if found else None
 
 
-_MONTH_NAMES = {"en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                       "November", "December"),
-                "ru": ("январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август", "сентябрь", "октябрь",
-                       "ноябрь", "декабрь")}
 _SHOWN = re.compile(r"(?P<year>\d{4})(?:-(?P<month>\d{2})| H(?P<half>[12])| Q(?P<quarter>[1-4]))?")
 
 
