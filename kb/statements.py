@@ -3,7 +3,8 @@
 A question about an attribute the table has no value of, for an entity it
 knows, is declined as ``no_fact``, unless a top passage may still state it:
 a sentence naming the entity with a quantity of the attribute's kind beside
-one of its cues ("1 TB/sec of DMA bandwidth" on the Inferentia2 page), the
+one of its cues ("1 TB/sec of DMA bandwidth" on the Inferentia2 page) or,
+for a count, in its unit ("up to 256 chips"), the
 asked life event without a date ("already available on Intel cloud"), a
 comparison stated in words ("the SXM version uses 30% more power"), or, for
 a product the table has no entity for, a sentence writing its name and such
@@ -65,8 +66,7 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
                 previous = None
                 continue
             low = normed.lower()
-            if cue.search(low) and any(
-                    UNITS[q.unit].dimension == dimension for q in quantities(text) if q.unit in UNITS):
+            if _states(low, text, cue, dimension, attribute.unit):
                 return [(pos, start, end)]
             # the asked life event said of the entity without a date ("Gaudi3 ... already available on Intel cloud")
             if query.attribute == dates.ATTRIBUTE and own & wanted and (event := dates.EVENTS.get(query.basis or "")) \
@@ -82,6 +82,15 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
                 return [(pos, start if own & wanted else previous[0], end)]
             previous = (start, end) if own & wanted else None
     return []
+
+
+def _states(low: str, text: str, cue: re.Pattern, dimension: str, unit: str) -> bool:
+    """Whether a sentence writes a quantity of the attribute's kind beside one of its cues; a count's unit names what
+    it counts, so "scales up to 256 chips" states a count of chips without a cue of the attribute's own."""
+    found = quantities(text)
+    if dimension == unit and any(q.unit == unit for q in found):
+        return True
+    return cue.search(low) is not None and any(UNITS[q.unit].dimension == dimension for q in found if q.unit in UNITS)
 
 
 def _dimension(unit: str) -> str:

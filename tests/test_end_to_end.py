@@ -361,6 +361,26 @@ def test_a_passage_that_states_what_the_table_lacks_answers_instead_of_a_decline
     assert series["answerable"] and "4MB of L2 cache" in series["answer"]["text"]
 
 
+@pytest.mark.parametrize("question, quoted", [
+    # a count's unit says what it counts: "up to 256 chips" states chips without a cue of the attribute
+    ("How many chips can the SambaNova SN50 scale to across racks?", "up to 256 chips across multiple racks"),
+    ("SambaNova 的 SN50 跨多个机柜最多能扩展到多少颗芯片？", "up to 256 chips across multiple racks"),
+    # the L1 cache is no fact (per compute unit, which no scope holds), but the caption states it
+    ("What is the L1 cache size per CU on MI300X?", "32 KB L1 cache"),
+    ("Какой размер L1-кэша у каждого вычислительного блока (CU) в XCD у AMD MI300?", "32 KB L1 cache"),
+])
+def test_a_count_or_a_cache_the_table_lacks_is_quoted_from_the_sentence_that_states_it(client, question, quoted):
+    body = client.post("/v1/ask", json={"question": question}).json()
+    assert body["answerable"] and quoted in body["answer"]["text"], body
+    assert not body["specs"] and body["spec_answer"]["kind"] == "lookup"  # the spec part still says it lacks it
+
+
+def test_a_count_of_another_kind_states_no_count_asked(client):
+    # sentences about the H100 count SMs and cores, not NeuronCores: still declined
+    body = client.post("/v1/ask", json={"question": "How many NeuronCores does the H100 have?"}).json()
+    assert not body["answerable"] and body["abstain_reason"] == "no_fact", body
+
+
 def test_a_value_read_after_its_entity_is_quoted_from_its_own_sentence(client):
     body = client.post("/v1/ask", json={"question": "What is the peak clock frequency of the MI250?"}).json()
     assert body["answerable"] and "1.7" in body["answer"]["text"]

@@ -257,6 +257,10 @@ def test_a_value_read_sentences_after_its_entity_points_at_its_own_sentence(voca
     ("How fast can a TPU v4 move data to/from host RAM over PCIe?", "en", "pcie_bandwidth"),  # a rate, not a size
     ("скока L2 кэша в B200", "ru", "l2_cache"),
     ("B200 的 L2 缓存有多大", "zh", "l2_cache"),
+    # the first cache level is its own attribute, not any on-chip memory ("кэш" alone is)
+    ("What is the L1 cache size per CU on MI300X?", "en", "l1_cache"),
+    ("Какой размер L1-кэша у каждого CU в MI300X?", "ru", "l1_cache"),
+    ("MI300X 每个 CU 的一级缓存多大？", "zh", "l1_cache"),
     ("B200 顯存時脈多少", "zh", "memory_clock"),  # Taiwan's word for a clock
     ("how many inferentia2 chips can you get in one inf2 instance?", "en", "chip_count"),
     ("一台 Inf2 最多能塞几颗 Inferentia2", "zh", "chip_count"),
@@ -854,3 +858,21 @@ def test_faster_at_something_named_is_no_compute_comparison(table, question):
 def test_the_same_figures_on_both_sides_are_equal_not_a_disagreement(table):
     _, spec = lookup(table, "Is the H100 faster than the H200?", "en")
     assert spec.answer.text.startswith("NVIDIA H100 SXM and NVIDIA H200 SXM are equal: 989–990 TFLOPS"), spec.answer.text
+
+
+@pytest.mark.parametrize(("body", "lang", "each"), [
+    ("The XCD shows 40 Compute Units, each with 32 KB L1 cache, and a shared 4 MB L2 cache.\n", "en", 32),
+    ("Каждый XCD содержит 40 вычислительных блоков, каждый с 32 KB кэша L1.\n", "ru", 32),
+    ("每个 XCD 有 40 个 CU，每个有 32KB 的 L1 缓存。\n", "zh", 32),
+])
+def test_a_figure_of_each_of_the_parts_a_sentence_counts_is_no_figure_of_the_chip(vocabulary, body, lang, each):
+    title = "AMD Instinct MI300 series microarchitecture"
+    facts, candidates, _, statements = _read(body, vocabulary, lang, title)
+    # per one compute unit, which no scope of the table holds: skipped with its reason, never the chip's or XCD's
+    assert not [f for f in facts + candidates if f.value == each]
+    assert [s.reason for s in statements if s.quantity.startswith(str(each))] == \
+        ["a figure of each of a chip's parts (\"40 CUs, each with 32 KB\"), which no scope holds"]
+    # a figure of each chip an instance counts is no part's: the reader takes it as before
+    facts, candidates, _, statements = _read("An Inf2 instance holds twelve Inferentia2 chips (each with 32 GB of HBM).\n",
+                                             vocabulary, title="AWS Inferentia2")
+    assert not [s for s in statements if s.reason.startswith("a figure of each")]

@@ -133,6 +133,13 @@ _WHOLE = re.compile(r"(?<![A-Za-z0-9-])(?:" + "|".join(f"(?:{w})s" for w in PART
 THE_CHIP = re.compile(rf"\b(?:the|this) (?:{_WHOLE_CHIP})\b|"
                       r"(?<![а-яё])(?:этот|данный|этого|данного|этом|данном) (?:чип|процессор|ускорител)|"
                       r"(?:该|此|这款|这颗)(?:芯片|处理器|加速器|GPU)", re.IGNORECASE)
+# A figure of each of many parts the sentence counts ("40 Compute Units, each with 32 KB L1 cache", "40 个 CU，每个 32KB"):
+# per one compute unit or core, which no scope of the table holds (a chip counted so, "12 chips, each with", is a scope).
+EACH_PART = re.compile(r"\d\s*(?:compute units?|cus?|sms?|streaming multiprocessors?|(?:\w+[- ])?\w*cores?)\s*[,(]?\s*"
+                       r"(?:each|every one)\s+(?:with|has|having|holding)?\s*(?:an?\s+|its own\s+)?$|"
+                       r"\d\s*(?:вычислительн\w+ (?:блок|единиц)\w*|cu|sm|ядер|ядра)\s*[,(]?\s*(?:кажд\w+|у каждого)"
+                       r"(?:\s+(?:с|имеет|содержит|из них))?\s*$|"
+                       r"\d\s*[个颗]?\s*(?:计算单元|cu|sm|核心?)\s*[,，(（]?\s*每个(?:都|均)?(?:有|带|含|配备?)?\s*$", re.IGNORECASE)
 # What a chip's parts add up to: a count, a cache or a compute figure in a paragraph about one part is that part's;
 # a clock or a process node is the same for the part and the whole.
 PART_SUMMED = {"CUs", "SM", "cores", "bytes", "bytes/s", "ops/s", "transistors"}

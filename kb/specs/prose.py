@@ -6,12 +6,10 @@ pair a label with a sentence ("| Device memory | 144 GiB of device memory,
 with 4.9 TB/sec of bandwidth. |") is read as sentences too: the line that
 leads into it names the entity, the row's label is a cue of last resort.
 
-- the attribute (``kb.specs.attribution``): among the attributes measured in the quantity's dimension,
-  the one whose cue (a question cue or a table-header pattern of
-  ``attributes.yaml``) is written nearest to the number in its clause, or
-  the counted noun itself ("cores" of NeuronCores, "CUs"), or the one a table
-  cell's label or a list item's term names ("* **VMEM** ... 128 MiB"), or the
-  only attribute of that dimension ("W", "nm", "mm²");
+- the attribute (``kb.specs.attribution``): among the attributes measured in the quantity's dimension, the one
+  whose cue (a question cue or a table-header pattern of ``attributes.yaml``) is written nearest to the number in
+  its clause, or the counted noun itself ("cores" of NeuronCores, "CUs"), or the one a table cell's label or a
+  list item's term names ("* **VMEM** ... 128 MiB"), or the only attribute of that dimension ("W", "nm", "mm²");
 - the entity: the entity of the fact table named nearest before the number
   in its clause (else in the sentence, else after it), not the thing counted
   ("16 Trainium2 chips" is a count of the instance's chips); a chip's hourly
@@ -19,11 +17,10 @@ leads into it names the entity, the row's label is a cue of last resort.
 - whether the statement is relative ("60% lower than P4d", "2-3x faster than
   A100"): those become relations (``kb.specs.relations``), not values.
 
-A statement whose entity and attribute are both decided without a rival
-becomes a fact (``origin: prose``); one with a rival, a guess or a missing
-part is a candidate for curators (``kb specs --candidates``), with the reason;
-every other quantity next to an entity is recorded as skipped, with the reason,
-for the coverage report (``kb specs --coverage``).
+A statement whose entity and attribute are both decided without a rival becomes a fact (``origin: prose``); one
+with a rival, a guess or a missing part is a candidate for curators (``kb specs --candidates``), with the reason;
+every other quantity next to an entity is recorded as skipped, with the reason, for the coverage report (``kb specs
+--coverage``), a figure of each of a chip's parts too ("40 CUs, each with 32 KB": no scope is one CU).
 """
 
 from __future__ import annotations
@@ -39,6 +36,7 @@ from kb.specs import dates
 from kb.specs.attribution import COUNTED, attribute_of
 from kb.specs.clauses import (
     BIDIRECTIONAL,
+    EACH_PART,
     PART_SUMMED,
     PARTS,
     PLANNED,
@@ -246,6 +244,8 @@ class _Reading:
                 skipped = "a share or a difference, not a value"
             elif (aside := SET_ASIDE.search(text, 0, q.start)) and not PLANNED.search(f"{aside[0]} {text[q.end:q.end + 30]}"):
                 skipped = "a figure set aside for the one stated (\"not 1,750 but 1,600\")"
+            elif EACH_PART.search(text, 0, q.start):
+                skipped = "a figure of each of a chip's parts (\"40 CUs, each with 32 KB\"), which no scope holds"
             elif attribute is None or entity is None:
                 skipped = why if attribute is None else who
             else:
