@@ -19,10 +19,11 @@ from functools import lru_cache
 from kb.index import KnowledgeIndex
 from kb.models import Hit
 from kb.specs import dates
+from kb.specs.attribution import attribute_of
 from kb.specs.clauses import SUBJECT_KINDS, compared
 from kb.specs.quantities import quantities
 from kb.specs.relations import COMPARATIVE
-from kb.specs.units import UNITS
+from kb.specs.units import UNITS, counted
 from kb.specs.vocabulary import name_pattern
 from kb.textnorm import normalize_for_matching
 
@@ -32,8 +33,9 @@ NEAR_CUE = 24  # characters between a comparative and the attribute's cue that s
 
 def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tuple[int, int, int]]:
     """A sentence of the top passages that states the asked attribute of the asked entity although the fact
-    table has no such value: it writes a quantity in the attribute's dimension and a cue of the attribute,
-    in a passage that names the entity ("1 TB/sec of DMA bandwidth" on the Inferentia2 page). Such a question is
+    table has no such value: it writes a quantity in the attribute's dimension and a cue of the attribute, or the
+    very count asked ("up to 256 chips"), in a passage that names the entity ("1 TB/sec of DMA bandwidth" on the
+    Inferentia2 page). Such a question is
     answered by quoting it, not declined as ``no_fact``; the spec part still says the table lacks the value."""
     vocabulary = index.facts.vocabulary
     attribute = vocabulary.attributes[query.attribute]
@@ -66,7 +68,7 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
                 previous = None
                 continue
             low = normed.lower()
-            if _states(low, text, cue, dimension, attribute.unit):
+            if _states(low, text, cue, attribute, vocabulary, chunk.lang):
                 return [(pos, start, end)]
             # the asked life event said of the entity without a date ("Gaudi3 ... already available on Intel cloud")
             if query.attribute == dates.ATTRIBUTE and own & wanted and (event := dates.EVENTS.get(query.basis or "")) \
@@ -84,13 +86,17 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     return []
 
 
-def _states(low: str, text: str, cue: re.Pattern, dimension: str, unit: str) -> bool:
-    """Whether a sentence writes a quantity of the attribute's kind beside one of its cues; a count's unit names what
-    it counts, so "scales up to 256 chips" states a count of chips without a cue of the attribute's own."""
-    found = quantities(text)
-    if dimension == unit and any(q.unit == unit for q in found):
+def _states(low: str, text: str, cue: re.Pattern, attribute, vocabulary, lang: str) -> bool:
+    """Whether a sentence writes a quantity of the attribute's kind beside one of its cues, or, for a count, one the
+    fact reader would take as that very count ("scales up to 256 chips" counts chips, with no cue of its own; "6912
+    CUDA Cores" counts no NeuronCores, nor "four links" between two dies a chip's links)."""
+    dimension = _dimension(attribute.unit)
+    if cue.search(low) is not None and any(UNITS[q.unit].dimension == dimension for q in quantities(text)
+                                           if q.unit in UNITS):
         return True
-    return cue.search(low) is not None and any(UNITS[q.unit].dimension == dimension for q in found if q.unit in UNITS)
+    return counted(attribute.unit) and any(
+        q.unit == attribute.unit and q.counted and attribute_of(text, q, vocabulary, lang)[0] == attribute.id
+        for q in quantities(text))
 
 
 def _dimension(unit: str) -> str:

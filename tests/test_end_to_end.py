@@ -375,9 +375,14 @@ def test_a_count_or_a_cache_the_table_lacks_is_quoted_from_the_sentence_that_sta
     assert not body["specs"] and body["spec_answer"]["kind"] == "lookup"  # the spec part still says it lacks it
 
 
-def test_a_count_of_another_kind_states_no_count_asked(client):
-    # sentences about the H100 count SMs and cores, not NeuronCores: still declined
-    body = client.post("/v1/ask", json={"question": "How many NeuronCores does the H100 have?"}).json()
+@pytest.mark.parametrize("question", [
+    "How many NeuronCores does the H100 have?",  # its passages count SMs and CUDA cores, not NeuronCores
+    "How many chips per pod does the SambaNova SN50 have?",  # "256 chips across multiple racks" counts no pod
+    "How many links does the MI250 have?",  # "four links" join its two dies: no count of the chip's links
+    "What is the L1 cache of Gaudi?",  # the "l1" of "EC2 DL1" is no cue of an L1 cache
+])
+def test_a_count_of_another_kind_or_a_cue_inside_a_name_states_nothing_asked(client, question):
+    body = client.post("/v1/ask", json={"question": question}).json()
     assert not body["answerable"] and body["abstain_reason"] == "no_fact", body
 
 

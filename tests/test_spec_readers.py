@@ -872,7 +872,12 @@ def test_a_figure_of_each_of_the_parts_a_sentence_counts_is_no_figure_of_the_chi
     assert not [f for f in facts + candidates if f.value == each]
     assert [s.reason for s in statements if s.quantity.startswith(str(each))] == \
         ["a figure of each of a chip's parts (\"40 CUs, each with 32 KB\"), which no scope holds"]
-    # a figure of each chip an instance counts is no part's: the reader takes it as before
-    facts, candidates, _, statements = _read("An Inf2 instance holds twelve Inferentia2 chips (each with 32 GB of HBM).\n",
-                                             vocabulary, title="AWS Inferentia2")
+
+
+
+@pytest.mark.parametrize("body", ["An Inf2 instance holds 12 Inferentia2 chips, each with 32 GB of HBM.\n",
+                                  "An Inf2 instance holds twelve Inferentia2 chips (each with 32 GB of HBM).\n"])
+def test_a_figure_of_each_chip_a_sentence_counts_is_read_as_before(vocabulary, body):
+    facts, candidates, _, statements = _read(body, vocabulary, title="AWS Inferentia2")
     assert not [s for s in statements if s.reason.startswith("a figure of each")]
+    assert [f for f in facts + candidates if f.value == 32 and f.attribute == "memory_capacity"]

@@ -136,10 +136,12 @@ THE_CHIP = re.compile(rf"\b(?:the|this) (?:{_WHOLE_CHIP})\b|"
 # A figure of each of many parts the sentence counts ("40 Compute Units, each with 32 KB L1 cache", "40 个 CU，每个 32KB"):
 # per one compute unit or core, which no scope of the table holds (a chip counted so, "12 chips, each with", is a scope).
 EACH_PART = re.compile(r"\d\s*(?:compute units?|cus?|sms?|streaming multiprocessors?|(?:\w+[- ])?\w*cores?)\s*[,(]?\s*"
-                       r"(?:each|every one)\s+(?:with|has|having|holding)?\s*(?:an?\s+|its own\s+)?$|"
-                       r"\d\s*(?:вычислительн\w+ (?:блок|единиц)\w*|cu|sm|ядер|ядра)\s*[,(]?\s*(?:кажд\w+|у каждого)"
-                       r"(?:\s+(?:с|имеет|содержит|из них))?\s*$|"
-                       r"\d\s*[个颗]?\s*(?:计算单元|cu|sm|核心?)\s*[,，(（]?\s*每个(?:都|均)?(?:有|带|含|配备?)?\s*$", re.IGNORECASE)
+                       r"(?:each|every one)(?: of (?:which|them))?\s+(?:with|has|having|holding|containing)?\s*"
+                       r"(?:an?\s+|its own\s+)?$|"
+                       r"\d\s*(?:\w+ )?(?:вычислительн\w+ (?:блок|единиц)\w*|cus?|sms?|ядер|ядра)\s*[,(]?\s*"
+                       r"(?:кажд\w+|у каждого)(?: из (?:них|которых))?(?:\s+(?:с|имеет|содержит))?\s*$|"
+                       r"\d\s*[个颗]?\s*(?:计算单元|cu|sm|\w*核心?|[a-z-]*cores?)\s*[,，(（]?\s*(?:每一?个\s*(?:cu|sm|核心?)?|各)\s*(?:都|均)?"
+                       r"(?:有|带|含|配备?|配有)?\s*$", re.IGNORECASE)
 # What a chip's parts add up to: a count, a cache or a compute figure in a paragraph about one part is that part's;
 # a clock or a process node is the same for the part and the whole.
 PART_SUMMED = {"CUs", "SM", "cores", "bytes", "bytes/s", "ops/s", "transistors"}
