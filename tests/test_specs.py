@@ -187,6 +187,13 @@ def test_the_disagreements_the_source_catalogue_notes_are_flagged(table):
      "matmul_efficiency"),
     ("какой ускоритель ближе всего к теоретическому пику в MAMF?", "ru", "superlative", (), "matmul_efficiency"),
     ("哪款加速器的 MAMF 最接近理论峰值？", "zh", "superlative", (), "matmul_efficiency"),
+    # a measurement named as the setting is where the asked figure was measured, not the figure ("MAMF 实测里")
+    ("MAMF 实测里，Gaudi 2 和 Gaudi 3 谁的矩阵乘效率更高？", "zh", "comparison", ("intel-gaudi2", "intel-gaudi3"),
+     "matmul_efficiency"),
+    ("在 MAMF 测试中，H100 和 MI300X 哪个效率更高？", "zh", "comparison", ("nvidia-h100-sxm", "amd-mi300x"),
+     "matmul_efficiency"),
+    ("Gaudi 2 和 Gaudi 3 的 MAMF 哪个更高？", "zh", "comparison", ("intel-gaudi2", "intel-gaudi3"), "mamf"),
+    ("H100 的 MAMF 实测是多少？", "zh", "lookup", ("nvidia-h100-sxm",), "mamf"),
     # a chip's interconnect bandwidth is its own attribute; the ICI's is per link
     ("what is the chip-to-chip bandwidth of TPU v7x?", "en", "lookup", ("google-tpu-v7x",), "interchip_bandwidth"),
     ("TPU v5p 每条 ICI 链路带宽是多少？", "zh", "lookup", ("google-tpu-v5p",), "ici_bandwidth"),

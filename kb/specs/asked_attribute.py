@@ -67,6 +67,8 @@ _NEXT_WORD = re.compile(r"\s+(?!(?:и|или|а)(?![а-яё-]))([а-яё-]+)")
 CLAUSE_BREAK = re.compile(r"[,，;；?？。]|\s(?:and|и|а)\s|[和并]且?")
 _IN_MEASUREMENT = re.compile(r"\s+(?:in|from|on)\s+(?:the\s+|its\s+|their\s+)?(?:[a-z0-9]+\s+){0,2}")
 _MEASUREMENT = re.compile(r"\s*(?:\([^()]{0,20}\)\s*)?(?:measurements?|benchmarks?|results?|tests?|runs?)\b")
+# the same setting in Chinese, after the cue it is of: "MAMF 实测里", "在 MAMF 测试中", "MAMF 基准测试的结果里"
+_ZH_MEASUREMENT = re.compile(r"\s*的?\s*(?:实测|测试|测量|基准测试|基准|跑分)\s*(?:的?结果)?\s*(?:里|中|上)")
 # what stands between a Chinese modifier and its head: 的, or the bracket of a gloss (two words written together
 # may be no phrase: "每小时几块钱" is a price)
 _ZH_MODIFIES = re.compile(r"\s*(?:[)）]\s*的?|的)\s*")
@@ -291,7 +293,10 @@ def _governing(spans: dict[str, Spans], low: str, lang: str, dimension) -> set[s
     if lang == "zh":  # the head comes last: "矩阵乘法（MAMF）效率" is an efficiency, "每个 SM 的 SMEM" a memory;
         # a word of rate after the second cue is the head itself ("GCD 之间的峰值带宽": a bandwidth, not a peak);
         # two cues of one dimension side by side name one thing ("SBUF 片上缓存": see ``_apposed``)
-        return set(spans) - _before_zh_question(spans, low) - {a for a, a_spans in spans.items() for b, b_spans in spans.items()
+        # a measurement named as the setting ("MAMF 实测里，谁的效率更高") is where the asked figure was measured
+        setting = {a for a, a_spans in spans.items() if any(_ZH_MEASUREMENT.match(low, e) for _, e in a_spans)
+                   and any(dimension(b) != dimension(a) for b in spans)}
+        return set(spans) - setting - _before_zh_question(spans, low) - {a for a, a_spans in spans.items() for b, b_spans in spans.items()
                              if a != b and dimension(a) != dimension(b) and any(
             e <= bs and _ZH_MODIFIES.fullmatch(low, e, bs) and not _ZH_RATE_HEAD.match(low, be) and
             not any(s2 <= bs < e2 for s2, e2 in a_spans) for s, e in a_spans for bs, be in b_spans)}
