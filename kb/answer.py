@@ -44,6 +44,7 @@ from kb.class_comparison import (
 )
 from kb.coverage import Name, known_terms, names_in, unknown_names, unlisted_names
 from kb.index import KnowledgeIndex
+from kb.language import CYRILLIC, HAN
 from kb.models import Hit
 from kb.params import AnswerPolicy, Mode
 from kb.quoting import SENTENCE_MARGIN, choose_sentences, relates_two, with_reason
@@ -198,6 +199,18 @@ def _standing_class(vocabulary, mentions, spec) -> str | None:
     return class_of(vocabulary.entities, mentions[0].entity)
 
 
+def _with_latin_names(question: str, text: str, vocabulary) -> str:
+    """The question as retrieval reads it: a product named in another script than the corpus's ("昇腾950DT",
+    "Трейниум 3") is written in the table's name too ("Huawei Ascend 950DT"), so passages that write only that name
+    are found by their words as well as by meaning; not where its Latin letters name it already ("серии MI300")."""
+    names = [vocabulary.entities[m.entity].name for m in vocabulary.mentions(text) if _NOT_LATIN.search(m.text) and
+             m.entity not in {n.entity for n in vocabulary.mentions(_NOT_LATIN.sub(" ", m.text))}]
+    return f"{question} {' '.join(dict.fromkeys(names))}" if names else question
+
+
+_NOT_LATIN = re.compile(f"[{HAN}{CYRILLIC}]+")
+
+
 def _as_class(text: str, spans: list[tuple[int, int]], standing: str) -> str:
     """The question with the product's name read as its class's ("H100 дешевле, чем TPU?" -> "GPU дешевле, чем TPU?")."""
     for start, end in sorted(spans, reverse=True):
@@ -228,8 +241,8 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     asked, question = question, latin_names(question, index.facts.vocabulary, retriever.words.words)
     question = index.facts.vocabulary.mend_names(question, retriever.words.words)
     question = name_generations(question, index.facts.vocabulary)  # "the second-generation Trainium"
-    scores = retriever.score(question, mode)
     text = normalize_for_matching(question)
+    scores = retriever.score(_with_latin_names(question, text, index.facts.vocabulary), mode)
     names = names_in(text, scores.lang)  # jieba's tagger is the slow part: run it once per question
     vocabulary = index.facts.vocabulary
     mentions = vocabulary.mentions(text)

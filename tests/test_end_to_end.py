@@ -15,6 +15,7 @@ import pytest
 
 from kb.quoting import states_figure
 from kb.sentences import is_label
+from kb.textnorm import normalize_for_matching
 
 
 def _top(client, question, k=5):
@@ -384,6 +385,25 @@ def test_a_count_or_a_cache_the_table_lacks_is_quoted_from_the_sentence_that_sta
 def test_a_count_of_another_kind_or_a_cue_inside_a_name_states_nothing_asked(client, question):
     body = client.post("/v1/ask", json={"question": question}).json()
     assert not body["answerable"] and body["abstain_reason"] == "no_fact", body
+
+
+def test_a_product_named_in_another_script_finds_the_passages_that_write_its_latin_name(client):
+    # "昇腾950DT" is the Ascend 950DT; the English passage that writes "840GBps of unidirectional UB Link" was out of
+    # the top passages when only the Chinese name was searched
+    body = client.post("/v1/ask", json={"question": "昇腾950DT 单卡 UB Link 带宽大概多少？"}).json()
+    assert body["answerable"] and any("Ascend 950DT" in c["text"] for c in body["citations"][:3]), body["citations"]
+
+
+@pytest.mark.parametrize("question, read", [
+    ("昇腾950DT 的显存有多大？", "昇腾950DT 的显存有多大？ Huawei Ascend 950DT"),
+    ("Какая память у Трейниум 3?", "Какая память у Трейниум 3? AWS Trainium3"),
+    ("Сколько I/O-кристаллов в ускорителях серии MI300?", "Сколько I/O-кристаллов в ускорителях серии MI300?"),
+    ("英伟达A100 的显存多大？", "英伟达A100 的显存多大？"),  # its Latin letters name it already
+    ("What is the memory of the Ascend 950DT?", "What is the memory of the Ascend 950DT?"),
+])
+def test_retrieval_reads_a_name_in_another_script_with_the_tables_latin_name(vocabulary, question, read):
+    from kb.answer import _with_latin_names
+    assert _with_latin_names(question, normalize_for_matching(question), vocabulary) == read
 
 
 def test_a_value_read_after_its_entity_is_quoted_from_its_own_sentence(client):
