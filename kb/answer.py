@@ -199,11 +199,11 @@ def _standing_class(vocabulary, mentions, spec) -> str | None:
     return class_of(vocabulary.entities, mentions[0].entity)
 
 
-def _with_latin_names(question: str, text: str, vocabulary) -> str:
+def _with_latin_names(question: str, mentions: list, vocabulary) -> str:
     """The question as retrieval reads it: a product named in another script than the corpus's ("昇腾950DT",
     "Трейниум 3") is written in the table's name too ("Huawei Ascend 950DT"), so passages that write only that name
     are found by their words as well as by meaning; not where its Latin letters name it already ("серии MI300")."""
-    names = [vocabulary.entities[m.entity].name for m in vocabulary.mentions(text) if _NOT_LATIN.search(m.text) and
+    names = [vocabulary.entities[m.entity].name for m in mentions if _NOT_LATIN.search(m.text) and
              m.entity not in {n.entity for n in vocabulary.mentions(_NOT_LATIN.sub(" ", m.text))}]
     return f"{question} {' '.join(dict.fromkeys(names))}" if names else question
 
@@ -242,10 +242,10 @@ def ask(retriever: Retriever, question: str, top_k: int, policy: AnswerPolicy, m
     question = index.facts.vocabulary.mend_names(question, retriever.words.words)
     question = name_generations(question, index.facts.vocabulary)  # "the second-generation Trainium"
     text = normalize_for_matching(question)
-    scores = retriever.score(_with_latin_names(question, text, index.facts.vocabulary), mode)
-    names = names_in(text, scores.lang)  # jieba's tagger is the slow part: run it once per question
     vocabulary = index.facts.vocabulary
     mentions = vocabulary.mentions(text)
+    scores = retriever.score(_with_latin_names(question, mentions, vocabulary), mode)
+    names = names_in(text, scores.lang)  # jieba's tagger is the slow part: run it once per question
     entities = [(m.start, m.end) for m in mentions]
     low = text.lower()
     cued_at = vocabulary.cue_spans(low, scores.lang or "en")

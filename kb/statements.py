@@ -4,8 +4,8 @@ A question about an attribute the table has no value of, for an entity it
 knows, is declined as ``no_fact``, unless a top passage may still state it:
 a sentence naming the entity with a quantity of the attribute's kind beside
 one of its cues ("1 TB/sec of DMA bandwidth" on the Inferentia2 page) or,
-for a count, in its unit ("up to 256 chips"), the
-asked life event without a date ("already available on Intel cloud"), a
+for a count, in its unit ("up to 256 chips"), the asked life event without
+a date ("already available on Intel cloud"), a
 comparison stated in words ("the SXM version uses 30% more power"), or, for
 a product the table has no entity for, a sentence writing its name and such
 a quantity ("H800 带宽 300GB/s"). The answer then quotes that sentence.
@@ -35,8 +35,8 @@ def passage_statement(index: KnowledgeIndex, hits: list[Hit], query) -> list[tup
     """A sentence of the top passages that states the asked attribute of the asked entity although the fact
     table has no such value: it writes a quantity in the attribute's dimension and a cue of the attribute, or the
     very count asked ("up to 256 chips"), in a passage that names the entity ("1 TB/sec of DMA bandwidth" on the
-    Inferentia2 page). Such a question is
-    answered by quoting it, not declined as ``no_fact``; the spec part still says the table lacks the value."""
+    Inferentia2 page). Such a question is answered by quoting it, not declined as ``no_fact``; the spec part still
+    says the table lacks the value."""
     vocabulary = index.facts.vocabulary
     attribute = vocabulary.attributes[query.attribute]
     dimension = _dimension(attribute.unit)
@@ -90,13 +90,14 @@ def _states(low: str, text: str, cue: re.Pattern, attribute, vocabulary, lang: s
     """Whether a sentence writes a quantity of the attribute's kind beside one of its cues, or, for a count, one the
     fact reader would take as that very count ("scales up to 256 chips" counts chips, with no cue of its own; "6912
     CUDA Cores" counts no NeuronCores, nor "four links" between two dies a chip's links)."""
-    dimension = _dimension(attribute.unit)
-    if cue.search(low) is not None and any(UNITS[q.unit].dimension == dimension for q in quantities(text)
-                                           if q.unit in UNITS):
+    cued, count = cue.search(low) is not None, counted(attribute.unit)
+    if not (cued or count):
+        return False  # reading the sentence's quantities is the costly part: only where either may hold
+    found, dimension = quantities(text), _dimension(attribute.unit)
+    if cued and any(UNITS[q.unit].dimension == dimension for q in found if q.unit in UNITS):
         return True
-    return counted(attribute.unit) and any(
-        q.unit == attribute.unit and q.counted and attribute_of(text, q, vocabulary, lang)[0] == attribute.id
-        for q in quantities(text))
+    return count and any(q.unit == attribute.unit and q.counted and
+                         attribute_of(text, q, vocabulary, lang)[0] == attribute.id for q in found)
 
 
 def _dimension(unit: str) -> str:

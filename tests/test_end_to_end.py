@@ -403,7 +403,7 @@ def test_a_product_named_in_another_script_finds_the_passages_that_write_its_lat
 ])
 def test_retrieval_reads_a_name_in_another_script_with_the_tables_latin_name(vocabulary, question, read):
     from kb.answer import _with_latin_names
-    assert _with_latin_names(question, normalize_for_matching(question), vocabulary) == read
+    assert _with_latin_names(question, vocabulary.mentions(normalize_for_matching(question)), vocabulary) == read
 
 
 def test_a_value_read_after_its_entity_is_quoted_from_its_own_sentence(client):
