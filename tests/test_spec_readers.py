@@ -881,3 +881,45 @@ def test_a_figure_of_each_chip_a_sentence_counts_is_read_as_before(vocabulary, b
     facts, candidates, _, statements = _read(body, vocabulary, title="AWS Inferentia2")
     assert not [s for s in statements if s.reason.startswith("a figure of each")]
     assert [f for f in facts + candidates if f.value == 32 and f.attribute == "memory_capacity"]
+
+
+@pytest.mark.parametrize(("text", "counted"), [
+    ("MI300A (left) with 6 XCDs and 3 CCDs, while the MI300X (right) has 8 XCDs.", [(6, "xcds"), (3, "ccds"), (8, "xcds")]),
+    ("The MI300 Series integrate 8 stacks of HBM3 and 4 I/O dies.", [(4, "io dies")]),
+    ("The OAM holds two GCDs; the links join the two GPU dies.", [(2, "gcds"), (2, "dies")]),
+    ("The chip is split across two chiplets.", [(2, "dies")]),
+    ("the AMD CDNA™ 3 XCD die is a smaller building block", []),  # the architecture's generation, no count
+])
+def test_the_dies_a_package_is_built_of_are_counted_by_their_kind(text, counted):
+    assert [(q.value, q.counted) for q in quantities(text) if q.unit == "dies"] == counted
+
+
+def test_a_figure_joined_by_and_to_a_figure_of_a_chip_is_that_chips_too(vocabulary):
+    # the second figure's clause ("and 3 CCDs") names nothing: it goes on the clause before, whose chip owns both
+    facts, candidates, _, _ = _read("*Figure (image not included): MI300 series system architecture showing MI300A "
+                                    "(left) with 6 XCDs and 3 CCDs, while the MI300X (right) has 8 XCDs.*\n", vocabulary)
+    found = {(f.entity, f.attribute, f.value) for f in facts}
+    assert {("amd-mi300a", "xcd_count", 6), ("amd-mi300a", "ccd_count", 3), ("amd-mi300x", "xcd_count", 8)} <= found
+    assert not [f for f in candidates if f.attribute in ("xcd_count", "ccd_count")]
+
+
+def test_dies_of_a_memory_stack_are_no_dies_of_the_package(vocabulary):
+    facts, candidates, _, statements = _read("NVIDIA B200 physically has 8 stacks of 24GiB, a stack of 8x 24Gbit "
+                                             "dies.\n", vocabulary)
+    assert not [f for f in facts + candidates if f.unit == "dies"]
+    assert {s.reason for s in statements if "dies" in s.quantity} == {"dies of a memory stack, not the package's"}
+
+
+@pytest.mark.parametrize(("question", "lang", "attribute"), [
+    ("How many XCDs does the MI300X have?", "en", "xcd_count"),
+    ("Подскажите, сколько XCD в APU MI300A?", "ru", "xcd_count"),
+    ("AMD MI300A 这颗 APU 里集成了几个 CPU 的 CCD？", "zh", "ccd_count"),
+    ("Сколько I/O-кристаллов (IOD) в ускорителях серии MI300?", "ru", "io_die_count"),
+    ("MI250X 有几个 GCD？", "zh", "gcd_count"),
+    ("How many chiplets is a TPU7x made of?", "en", "die_count"),
+    # a die a figure is per is no count of dies
+    ("mi250 gcd active CU count?", "en", "compute_units"),
+    ("What is the memory bandwidth per GCD of the MI250?", "en", "memory_bandwidth"),
+])
+def test_a_count_of_dies_is_asked_by_counting_words_beside_the_kind_of_die(table, question, lang, attribute):
+    assert understand(question, lang, table).attribute == attribute

@@ -14,9 +14,11 @@ from kb.specs.vocabulary import Mention, Vocabulary
 COUNTED = {"neuroncores": "neuron_cores", "tensor cores": "tensor_cores", "cuda cores": "cuda_cores", "cc cores": "cc_cores",
            "compute units": "compute_units", "sms": "sm_count", "chips": "chip_count", "transistors": "transistor_count",
            "vcpus": "vcpus", "stream processors": "stream_processors",
-           "links": "link_count"}
-# what a plain count ("900,000 AI-optimized cores") is where the words before it name no kind counted above
-GENERIC_COUNTED = {"cores": "core_count"}
+           "links": "link_count", "xcds": "xcd_count", "ccds": "ccd_count", "gcds": "gcd_count",
+           "io dies": "io_die_count"}
+# what a plain count ("900,000 AI-optimized cores", "two GPU dies") is where the words before it name no kind
+# counted above
+GENERIC_COUNTED = {"cores": "core_count", "dies": "die_count"}
 # A plain count inside a calculation ("132 SM × 4 子分区 × 32 核心 = 16,896", "8 chips = 8 cores", "`8960 * 2 = 17,920`
 # cores") counts a part or a sum of something the sentence derives, not the named thing's cores; a count of a named
 # kind there ("= 16,896 个 CUDA 核心") is what the calculation establishes.
@@ -38,6 +40,9 @@ _NOT_THE_CHIPS = re.compile(r"\b(?:two|both|pairs?)\b.*\bconnect|\bbetween\s+(?!
                             r"\b(?:both|each|every)\s+(?:interfaces?|controllers?|sides?)\b|"
                             r"(?<![а-яё])(?:дв[ae]|об[ae]|пар\w*)(?![а-яё]).*соедин|(?<![а-яё])между (?!ним|собой)|"
                             r"两(?:个|颗)?\s*\w*\s*之间|相连", re.IGNORECASE | re.DOTALL)
+
+# Dies named by their capacity or as memory ("a stack of 8x 24Gbit dies") are a memory stack's, not the package's
+_MEMORY_DIES = re.compile(r"\d|\b[kmgt]i?b(?:it)?\b|dram|hbm|memory|памят|内存|显存", re.IGNORECASE)
 
 # The words for a kind of entity written with no generation: "HBM" names memory as "HBM3e" does.
 GENERIC_NAMES = {"memory": re.compile(r"(?<![a-z0-9])(?:hbm|gddr|lpddr)(?![a-z0-9])")}
@@ -138,6 +143,8 @@ def _attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
     if q.unit == "links" and _NOT_THE_CHIPS.search(text, 0, clause(text, q.start, q.end)[1]):
         return None, "links of a part or between two parts, not a chip's count"
     if q.counted:
+        if q.unit == "dies" and _MEMORY_DIES.search(q.unit_text):
+            return None, "dies of a memory stack, not the package's"
         if q.unit_text.startswith("-") and (container := _container(text, q, vocabulary)):
             return container, "counted"
         if q.counted == "chips" and (whole := _whole_of_chips(text, q, mentions, vocabulary)):

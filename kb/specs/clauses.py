@@ -288,6 +288,12 @@ def clause(text: str, start: int, end: int) -> tuple[int, int]:
     return left, right
 
 
+def and_joined(text: str, left: int) -> int:
+    """Where a clause opened by "and" starts when it names nothing of its own: with the clause before it ("MI300A
+    with 6 XCDs and 3 CCDs": both figures are the MI300A's)."""
+    return clause(text, left - 5, left - 5)[0] if text.endswith(" and ", 0, left) else left
+
+
 def hourly_instance(entity: str, attribute: str, vocabulary: Vocabulary) -> str:
     """A chip's hourly price is the price of the instance built of it, when there is one such instance."""
     if attribute != "price_per_hour" or vocabulary.entities[entity].kind != "chip":

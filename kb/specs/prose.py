@@ -1,19 +1,17 @@
 """Facts read from prose: every sentence that states a quantity about a named entity.
 
-For each quantity of a sentence (``kb.specs.quantities``) the reader decides
-three things, each by a rule that holds for any article. A table whose rows
-pair a label with a sentence ("| Device memory | 144 GiB of device memory,
-with 4.9 TB/sec of bandwidth. |") is read as sentences too: the line that
-leads into it names the entity, the row's label is a cue of last resort.
+For each quantity of a sentence (``kb.specs.quantities``) the reader decides three things, each by a rule that
+holds for any article. A table whose rows pair a label with a sentence ("| Device memory | 144 GiB of device
+memory, with 4.9 TB/sec of bandwidth. |") is read as sentences too: the line that leads into it names the
+entity, the row's label is a cue of last resort.
 
 - the attribute (``kb.specs.attribution``): among the attributes measured in the quantity's dimension, the one
   whose cue (a question cue or a table-header pattern of ``attributes.yaml``) is written nearest to the number in
   its clause, or the counted noun itself ("cores" of NeuronCores, "CUs"), or the one a table cell's label or a
   list item's term names ("* **VMEM** ... 128 MiB"), or the only attribute of that dimension ("W", "nm", "mm²");
-- the entity: the entity of the fact table named nearest before the number
-  in its clause (else in the sentence, else after it), not the thing counted
-  ("16 Trainium2 chips" is a count of the instance's chips); a chip's hourly
-  price is its instance's;
+- the entity: the entity of the fact table named nearest before the number in its clause (a clause opened by
+  "and" that names nothing goes on the one before), else in the sentence, else after it; not the thing counted
+  ("16 Trainium2 chips" is a count of the instance's chips); a chip's hourly price is its instance's;
 - whether the statement is relative ("60% lower than P4d", "2-3x faster than
   A100"): those become relations (``kb.specs.relations``), not values.
 
@@ -42,6 +40,7 @@ from kb.specs.clauses import (
     PLANNED,
     SUBJECT_KINDS,
     THE_CHIP,
+    and_joined,
     beside,
     built_into,
     clause,
@@ -128,6 +127,7 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
     if not subjects:
         return None, "no entity of the fact table is named in its sentence"
     left, right = clause(text, q.start, q.end)
+    left = left if any(left <= m.start < q.start for m in subjects) else and_joined(text, left)
     if len({m.entity for m in subjects}) == 1:  # a sentence about one thing: every figure in it is about it,
         # unless the thing is named only after the figure, in another clause ("16nm now, 7nm for Gaudi2")
         if subjects[0].start < q.start or subjects[0].start < right:
@@ -332,8 +332,7 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
     section = -1
     for block in blocks:
         if block.section_index != section:
-            carried, lead_in, section = None, False, block.section_index
-            reading.elided = None
+            carried, lead_in, section, reading.elided = None, False, block.section_index, None
         anchor = sections[block.section_index].anchor
         if block.kind == "table" and block.table and label_table(block.table, vocabulary):
             lead = carried[0] if carried and lead_in else None

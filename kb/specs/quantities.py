@@ -36,6 +36,8 @@ LOCAL_UNITS = {"美元": "USD", "долл": "USD", "usd": "USD", "$": "USD", "�
 _NOT_LINK_COUNT = re.compile(r"^-|\bx\d+\b|\b(?:of|in|on|over|hops?|with|to|via|for)\b|^\s*(?:g|gb|gbe|gbit|gigabit)\b",
                              re.IGNORECASE)
 # A number right after a link's or bus's name is its version or generation ("NVLink 4.0 links", "PCIe Gen 5"), no count
+# A number right after an architecture's name is its generation ("the CDNA™ 3 XCD die"), no count of dies
+_ARCHITECTURE_VERSION = re.compile(r"(?:cdna|rdna|gcn)\W{0,2}$", re.IGNORECASE)
 _LINK_VERSION = re.compile(r"(?:nvlink|neuronlink|pcie|gen|ici|fabric|version|xgmi)[\s-]*v?$", re.IGNORECASE)
 # Nouns that say what a number counts (after at most one name or word between them: "16 Trainium2 chips").
 COUNT_NOUNS = [
@@ -46,6 +48,10 @@ COUNT_NOUNS = [
     (r"cc[- ]cores?", "cores", "cc cores"),
     (r"compute units|cus|вычислительн\w* блок\w*|计算单元", "CUs", "compute units"),
     (r"sms|streaming multiprocessors?", "SM", "sms"),
+    # the dies a package is built of, by kind ("6 XCDs and 3 CCDs", "4 I/O dies"), or of no kind ("two GPU dies")
+    (r"xcds?", "dies", "xcds"), (r"ccds?", "dies", "ccds"), (r"gcds?", "dies", "gcds"),
+    (r"i/o[- ]dies|iods?|i/o[- ]кристалл\w*", "dies", "io dies"),
+    (r"dies|chiplets|кристалл\w*|чиплет\w*|个\s*(?:裸片|芯粒|小芯片)", "dies", "dies"),
     (r"cores?|ядр\w*|ядер|个?核心?", "cores", "cores"),
     (r"chips|chip|чип\w*|个芯片|颗芯片|颗|gpus|gpu|accelerators|ускорител\w*|"
      r"个\s*(?:[a-z][a-z0-9.-]*\s*)?处理器", "chips", "chips"),  # "8个Gaudi处理器": the corpus's chips are processors too
@@ -189,6 +195,8 @@ def quantities(text: str, elided: tuple[str, str, str] | None = None) -> list[Qu
         counted = _count_after(text, end)
         if counted and counted[0] == "links" and _after_link_name(text, start):
             counted = None  # "18 NVLink 4.0 links": 4.0 is the version
+        if counted and counted[0] == "dies" and _ARCHITECTURE_VERSION.search(text, max(0, start - 8), start):
+            counted = None  # "CDNA 3 XCD": the generation
         if counted:
             unit, noun, stop = counted
             out.append(Quantity(value, unit, start, stop, text[start:end], decimals, approx, bound, noun,

@@ -29,7 +29,7 @@ _SHAPE = re.compile(r"^\d+(?:\s*[x×]\s*\d+)+$")
 # Skip reasons that judge a statement not to be a specification of the entity it sits beside.
 JUDGEMENTS = ("a share or a difference", "a worked exercise", "no entity of the fact table is named",
               "money without a period", "a relation whose two sides or attribute are not named", "links of a part or between two parts",
-              "a figure set aside", "a figure of each of a chip's parts")
+              "a figure set aside", "a figure of each of a chip's parts", "dies of a memory stack")
 
 
 def table_statements(article: Article, table: FactTable) -> list[dict]:

@@ -59,7 +59,7 @@ _UNITS = [
     Unit("USD/h", "USD/h", 1),
 ]
 # Counted things: each is its own dimension.
-COUNTS = ("SM", "CUs", "cores", "chips", "instances", "transistors", "images/s", "vCPUs", "links")
+COUNTS = ("SM", "CUs", "cores", "chips", "instances", "transistors", "images/s", "vCPUs", "links", "dies")
 for _count in COUNTS:
     _UNITS.append(Unit(_count, _count, 1))
 _UNITS.append(Unit("", "text", 1))
@@ -229,11 +229,13 @@ UNIT_NAMES = {
     "CUs": {"en": "CUs", "ru": "CU", "zh": "个 CU"},
     "vCPUs": {"en": "vCPUs", "ru": "vCPU", "zh": "个 vCPU"},
     "links": {"en": "links", "ru": "линков", "zh": "条链路"},
+    "dies": {"en": "dies", "ru": "кристаллов", "zh": "个裸片"},
 }
 
 
 # Russian nouns agree with the number before them: 1 чип, 24 чипа, 1 024 чипа, 64 чипа, 11 чипов, 128 чипов
 _RU_FORMS = {"chips": ("чип", "чипа", "чипов"), "cores": ("ядро", "ядра", "ядер"), "links": ("линк", "линка", "линков"),
+             "dies": ("кристалл", "кристалла", "кристаллов"),
              "instances": ("инстанс", "инстанса", "инстансов"), "transistors": ("транзистор", "транзистора", "транзисторов")}
 
 
