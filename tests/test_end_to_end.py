@@ -376,14 +376,17 @@ def test_a_count_or_a_cache_the_table_lacks_is_quoted_from_the_sentence_that_sta
     assert not body["specs"] and body["spec_answer"]["kind"] == "lookup"  # the spec part still says it lacks it
 
 
-@pytest.mark.parametrize("question, entity, value", [
-    ("How many CCDs does the MI300A have?", "amd-mi300a", 3),  # "MI300A (left) with 6 XCDs and 3 CCDs"
-    ("Сколько кристаллов GCD в MI250X?", "amd-mi250x", 2),  # "AMD MI250X has 2 GCDs"
-    ("MI300 系列有几个 I/O die？", "amd-mi300", 4),  # "... and 4 I/O dies"
+@pytest.mark.parametrize("question, entity, value, unit", [
+    ("How many CCDs does the MI300A have?", "amd-mi300a", 3, "dies"),  # "MI300A (left) with 6 XCDs and 3 CCDs"
+    ("Сколько кристаллов GCD в MI250X?", "amd-mi250x", 2, "dies"),  # "AMD MI250X has 2 GCDs"
+    ("MI300 系列有几个 I/O die？", "amd-mi300", 4, "dies"),  # "... and 4 I/O dies"
+    # "...EC2 DL1训练实例中...最多可配置8个Gaudi处理器...并支持4TB的NVMe存储": storage only the instance has
+    ("How much local NVMe storage comes with an EC2 DL1?", "aws-dl1", 4, "TB"),
 ])
-def test_the_dies_a_package_is_built_of_are_facts_read_from_prose(client, question, entity, value):
+def test_the_dies_of_a_package_and_the_storage_of_a_machine_are_facts_read_from_prose(client, question, entity, value,
+                                                                                       unit):
     body = client.post("/v1/ask", json={"question": question}).json()
-    assert [(s["entity"], s["value"], s["unit"]) for s in body["specs"]] == [(entity, value, "dies")], body["specs"]
+    assert [(s["entity"], s["value"], s["unit"]) for s in body["specs"]] == [(entity, value, unit)], body["specs"]
     assert body["answerable"] and body["spec_answer"]["kind"] == "lookup"
 
 

@@ -889,6 +889,11 @@ def test_a_figure_of_each_chip_a_sentence_counts_is_read_as_before(vocabulary, b
     ("The OAM holds two GCDs; the links join the two GPU dies.", [(2, "gcds"), (2, "dies")]),
     ("The chip is split across two chiplets.", [(2, "dies")]),
     ("the AMD CDNA™ 3 XCD die is a smaller building block", []),  # the architecture's generation, no count
+    ("The MI300A's Zen 4 CCDs sit beside its XCDs.", []),
+    ("H100 — это 4-нм кристалл, у 4-нм кристалла", []),  # a size between the number and the die
+    ("The package can include 6 or 8 XCDs.", []),  # one of two, no count of one chip
+    ("Два кристалла GCD и 8 кристаллов.", [(2, "gcds"), (8, "dies")]),
+    ("The B200 has 8 stacks of HBM3e, each of 12 dies.", [(12, "dies")]),  # a count (the reader skips it, below)
 ])
 def test_the_dies_a_package_is_built_of_are_counted_by_their_kind(text, counted):
     assert [(q.value, q.counted) for q in quantities(text) if q.unit == "dies"] == counted
@@ -903,11 +908,23 @@ def test_a_figure_joined_by_and_to_a_figure_of_a_chip_is_that_chips_too(vocabula
     assert not [f for f in candidates if f.attribute in ("xcd_count", "ccd_count")]
 
 
-def test_dies_of_a_memory_stack_are_no_dies_of_the_package(vocabulary):
-    facts, candidates, _, statements = _read("NVIDIA B200 physically has 8 stacks of 24GiB, a stack of 8x 24Gbit "
-                                             "dies.\n", vocabulary)
+@pytest.mark.parametrize("body", ["NVIDIA B200 physically has 8 stacks of 24GiB, a stack of 8x 24Gbit dies.\n",
+                                  "The B200 has 8 stacks of HBM3e, each of 12 dies.\n",
+                                  "The MI300X uses 12-Hi stacks with 12 dies.\n"])
+def test_dies_of_a_memory_stack_are_no_dies_of_the_package(vocabulary, body):
+    facts, candidates, _, statements = _read(body, vocabulary)
     assert not [f for f in facts + candidates if f.unit == "dies"]
     assert {s.reason for s in statements if "dies" in s.quantity} == {"dies of a memory stack, not the package's"}
+
+
+@pytest.mark.parametrize("body", [
+    "The MI300X, built to rival the H100 and with 192GB of HBM3, ships in 2023.\n",
+    "NVIDIA launched the B200 in 2024, succeeding the H100 and offering 192GB of HBM3e.\n",
+])
+def test_a_clause_after_and_goes_on_the_one_before_only_where_that_one_lists_a_figure(vocabulary, body):
+    # the H100 is named before "and" but owns no figure there: the 192GB stays in doubt, never the H100's fact
+    facts, _, _, _ = _read(body, vocabulary)
+    assert not [f for f in facts if f.attribute == "memory_capacity" and f.entity == "nvidia-h100-sxm"]
 
 
 @pytest.mark.parametrize(("question", "lang", "attribute"), [
@@ -917,9 +934,34 @@ def test_dies_of_a_memory_stack_are_no_dies_of_the_package(vocabulary):
     ("Сколько I/O-кристаллов (IOD) в ускорителях серии MI300?", "ru", "io_die_count"),
     ("MI250X 有几个 GCD？", "zh", "gcd_count"),
     ("How many chiplets is a TPU7x made of?", "en", "die_count"),
-    # a die a figure is per is no count of dies
+    ("Сколько кристаллов у TPU7x?", "ru", "die_count"),
+    ("TPU7x 由几个芯粒组成？", "zh", "die_count"),
+    # a die a figure is per or in is no count of dies, nor is the Russian "кристалл", the whole chip
     ("mi250 gcd active CU count?", "en", "compute_units"),
     ("What is the memory bandwidth per GCD of the MI250?", "en", "memory_bandwidth"),
+    ("How many CUs per XCD does the MI300X have?", "en", "compute_units"),
+    ("Number of CUs in XCD for MI300X?", "en", "compute_units"),
+    ("Сколько CU в XCD MI300X?", "ru", "compute_units"),
+    ("MI300X 有多少个 CU 在 XCD 上？", "zh", "compute_units"),
+    ("MI300X 多少 TFLOPS 一个 XCD？", "zh", "peak_compute"),
+    ("MI300X 有多少 TFLOPS，XCD 频率多少？", "zh", "peak_compute"),
+    ("Сколько SM в кристалле H100?", "ru", "sm_count"),
+    ("Сколько транзисторов содержит кристалл H100?", "ru", "transistor_count"),
+    ("H100 有多少晶体管在一个裸片上？", "zh", "transistor_count"),
+    ("How many SMs across dies in B200?", "en", "sm_count"),
 ])
 def test_a_count_of_dies_is_asked_by_counting_words_beside_the_kind_of_die(table, question, lang, attribute):
     assert understand(question, lang, table).attribute == attribute
+
+
+@pytest.mark.parametrize(("body", "lang"), [
+    ("Gaudi is used in AWS EC2 DL1 instances, with up to 8 Gaudi processors, 32GB of HBM each and 4TB of NVMe "
+     "storage.\n", "en"),
+    ("目前Gaudi已经用于亚马逊云服务AWS的EC2 DL1训练实例中，最多可配置8个Gaudi处理器，每个处理器配有32GB的HBM内存，并支持4TB的NVMe存储。\n", "zh"),
+])
+def test_a_figure_only_a_machine_has_is_the_machines_where_its_chips_are_named_too(vocabulary, body, lang):
+    facts, candidates, _, _ = _read(body, vocabulary, lang)
+    storage = [(f.entity, f.value, f.unit) for f in facts + candidates if f.attribute == "local_storage"]
+    assert storage == [("aws-dl1", 4, "TB")] and [f for f in facts if f.attribute == "local_storage"]
+    # a chip's own figure in the sentence stays the chip's
+    assert [f.entity for f in facts + candidates if f.attribute == "memory_capacity"] == ["intel-gaudi"]

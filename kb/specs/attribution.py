@@ -42,6 +42,8 @@ _NOT_THE_CHIPS = re.compile(r"\b(?:two|both|pairs?)\b.*\bconnect|\bbetween\s+(?!
                             r"两(?:个|颗)?\s*\w*\s*之间|相连", re.IGNORECASE | re.DOTALL)
 
 # Dies named by their capacity or as memory ("a stack of 8x 24Gbit dies") are a memory stack's, not the package's
+# dies of no kind named just after a stack ("8 stacks of HBM3e, each of 12 dies") are the stack's
+_STACK = re.compile(r"stack|стек|堆叠|堆栈", re.IGNORECASE)
 _MEMORY_DIES = re.compile(r"\d|\b[kmgt]i?b(?:it)?\b|dram|hbm|memory|памят|内存|显存", re.IGNORECASE)
 
 # The words for a kind of entity written with no generation: "HBM" names memory as "HBM3e" does.
@@ -143,7 +145,8 @@ def _attribute_of(text: str, q: Quantity, vocabulary: Vocabulary, lang: str,
     if q.unit == "links" and _NOT_THE_CHIPS.search(text, 0, clause(text, q.start, q.end)[1]):
         return None, "links of a part or between two parts, not a chip's count"
     if q.counted:
-        if q.unit == "dies" and _MEMORY_DIES.search(q.unit_text):
+        if q.unit == "dies" and (_MEMORY_DIES.search(q.unit_text) or q.counted == "dies" and _STACK.search(
+                text, max(0, q.start - 60), q.start)):
             return None, "dies of a memory stack, not the package's"
         if q.unit_text.startswith("-") and (container := _container(text, q, vocabulary)):
             return container, "counted"

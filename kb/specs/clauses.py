@@ -288,10 +288,34 @@ def clause(text: str, start: int, end: int) -> tuple[int, int]:
     return left, right
 
 
-def and_joined(text: str, left: int) -> int:
-    """Where a clause opened by "and" starts when it names nothing of its own: with the clause before it ("MI300A
-    with 6 XCDs and 3 CCDs": both figures are the MI300A's)."""
-    return clause(text, left - 5, left - 5)[0] if text.endswith(" and ", 0, left) else left
+def and_joined(text: str, left: int, named: list) -> int:
+    """Where a clause opened by "and" starts when it names nothing of its own and goes on a list of figures: with the
+    clause before it, which states one after the last thing it names ("MI300A with 6 XCDs and 3 CCDs": both are the
+    MI300A's; not "built to rival the H100 and with 192GB", where the H100 is no owner of a figure)."""
+    if not text.endswith(" and ", 0, left):
+        return left
+    start = clause(text, left - 5, left - 5)[0]
+    ends = [m.end for m in named if start <= m.start < left]
+    return start if ends and re.search(r"\d", text[max(ends):left]) else left
+
+
+_ITEM_TERM = re.compile(r"[ \t]*(?:[*+-]|\d+\.)[ \t]+\*\*([^*\n]{1,40})\*\*")  # "* **VMEM** (...) is ..."
+
+
+def item_term(body: str, block_start: int, at: int) -> str:
+    """The term a list item defines ("* **VMEM** (Vector Memory) is an on-chip scratchpad ..."), for a sentence
+    that starts on the item's first line (a hard-wrapped item's later lines get none): what its figures are
+    about when no cue beside them says."""
+    line = body.rfind("\n", block_start, at) + 1 or block_start
+    m = _ITEM_TERM.match(body, max(line, block_start))
+    return m.group(1).strip() if m else ""
+
+
+def machine_of(attribute, subjects: list, vocabulary) -> str | None:
+    """The one instance or system a sentence names, for a figure only a machine has (local storage, vCPUs):
+    "DL1 instances ... up to 8 Gaudi processors ... 4TB of NVMe storage" states the instance's storage."""
+    machines = {m.entity for m in subjects if vocabulary.entities[m.entity].kind in ("instance", "system")}
+    return machines.pop() if attribute.of_machine and len(machines) == 1 else None
 
 
 def hourly_instance(entity: str, attribute: str, vocabulary: Vocabulary) -> str:

@@ -118,6 +118,9 @@ class Attribute(Frozen):
     # the broader attribute this one is a kind of (a Trainium's SBUF is its fast on-chip memory): asked the broader
     # one of entities that have only this one, this one answers
     kind_of: str | None = None
+    # a figure of the machine chips sit in (local storage, vCPUs): a sentence naming one instance or system beside
+    # its chips states it of the machine
+    of_machine: bool = False
 
     def label(self, lang: str) -> str:
         return self.labels.get(lang, self.labels["en"])

@@ -11,9 +11,10 @@ entity, the row's label is a cue of last resort.
   list item's term names ("* **VMEM** ... 128 MiB"), or the only attribute of that dimension ("W", "nm", "mm²");
 - the entity: the entity of the fact table named nearest before the number in its clause (a clause opened by
   "and" that names nothing goes on the one before), else in the sentence, else after it; not the thing counted
-  ("16 Trainium2 chips" is a count of the instance's chips); a chip's hourly price is its instance's;
-- whether the statement is relative ("60% lower than P4d", "2-3x faster than
-  A100"): those become relations (``kb.specs.relations``), not values.
+  ("16 Trainium2 chips" is a count of the instance's chips); a chip's hourly price is its instance's, and a
+  figure of a machine (local storage) the one instance's or system's the sentence names;
+- whether the statement is relative ("60% lower than P4d", "2-3x faster than A100"): those become relations
+  (``kb.specs.relations``), not values.
 
 A statement whose entity and attribute are both decided without a rival becomes a fact (``origin: prose``); one
 with a rival, a guess or a missing part is a candidate for curators (``kb specs --candidates``), with the reason;
@@ -45,6 +46,8 @@ from kb.specs.clauses import (
     built_into,
     clause,
     hourly_instance,
+    item_term,
+    machine_of,
     may_hold,
     of_another_chip,
     part_topic,
@@ -86,7 +89,6 @@ SET_ASIDE = re.compile(r"\b(?:not|instead of|rather than)\s+(?:the\s+|an?\s+)?(?
                        r"(?<![а-яё])(?:а не|вместо)\s+(?:(?:заявленн|планируем|обещанн|ожидаем)\w*\s+)?$|"
                        r"(?:而不是|而非)\s*(?:计划|原定|预期|宣称|宣传)?的?\s*$", re.IGNORECASE)
 EXERCISE = re.compile(r"\bquestion \d|\bsay you want|\banswer:|问题\s*\d|假设|задач\w* \d", re.IGNORECASE)
-ITEM_TERM = re.compile(r"[ \t]*(?:[*+-]|\d+\.)[ \t]+\*\*([^*\n]{1,40})\*\*")  # "* **VMEM** (...) is ..."
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,10 @@ def _entity(text: str, q: Quantity, mentions: list[Mention], vocabulary: Vocabul
                     and may_hold(vocabulary.entities[m.entity], {c.entity for c in counted}, vocabulary)]
     if not subjects:
         return None, "no entity of the fact table is named in its sentence"
+    if attribute and (machine := machine_of(vocabulary.attributes[attribute], subjects, vocabulary)):
+        return machine, ""  # "DL1 instances ... 8 Gaudi processors ... 4TB of NVMe storage": the instance's
     left, right = clause(text, q.start, q.end)
-    left = left if any(left <= m.start < q.start for m in subjects) else and_joined(text, left)
+    left = left if any(left <= m.start < q.start for m in subjects) else and_joined(text, left, subjects)
     if len({m.entity for m in subjects}) == 1:  # a sentence about one thing: every figure in it is about it,
         # unless the thing is named only after the figure, in another clause ("16nm now, 7nm for Gaudi2")
         if subjects[0].start < q.start or subjects[0].start < right:
@@ -166,15 +170,6 @@ def _subject_of(text: str, mentions: list[Mention], vocabulary: Vocabulary) -> s
     """The one entity a sentence is about, when it names exactly one (else None)."""
     named = _subjects(text, mentions, vocabulary)
     return named.pop() if len(named) == 1 else None
-
-
-def _item_term(body: str, block_start: int, at: int) -> str:
-    """The term a list item defines ("* **VMEM** (Vector Memory) is an on-chip scratchpad ..."), for a sentence
-    that starts on the item's first line (a hard-wrapped item's later lines get none): what its figures are
-    about when no cue beside them says."""
-    line = body.rfind("\n", block_start, at) + 1 or block_start
-    m = ITEM_TERM.match(body, max(line, block_start))
-    return m.group(1).strip() if m else ""
 
 
 def label_table(table: Table, vocabulary: Vocabulary) -> bool:
@@ -367,11 +362,11 @@ def read_prose(article: Article, vocabulary: Vocabulary, corpus_dir) -> tuple[li
             elif carried and s - carried[1] > CARRY:
                 carried = None
             if mentions_named or carried is not None:
-                reading.sentence(s, e, mentions, carried, lead_in, anchor, _item_term(body, block.char_start, s),
+                reading.sentence(s, e, mentions, carried, lead_in, anchor, item_term(body, block.char_start, s),
                                  part=topic)
             elif reading.title_subject:  # naming nothing, after nothing named: the article's subject, unsurely
                 reading.sentence(s, e, mentions, (reading.title_subject, s), False, anchor,
-                                 _item_term(body, block.char_start, s), titled=True, part=topic)
+                                 item_term(body, block.char_start, s), titled=True, part=topic)
         lead_in = carried is not None and body[block.char_start:block.char_end].rstrip().endswith((":", "："))
         if not lead_in:
             carried = None  # only a lead-in line ("H100 has:") lends its entity to the block after it

@@ -36,8 +36,11 @@ LOCAL_UNITS = {"美元": "USD", "долл": "USD", "usd": "USD", "$": "USD", "�
 _NOT_LINK_COUNT = re.compile(r"^-|\bx\d+\b|\b(?:of|in|on|over|hops?|with|to|via|for)\b|^\s*(?:g|gb|gbe|gbit|gigabit)\b",
                              re.IGNORECASE)
 # A number right after a link's or bus's name is its version or generation ("NVLink 4.0 links", "PCIe Gen 5"), no count
-# A number right after an architecture's name is its generation ("the CDNA™ 3 XCD die"), no count of dies
-_ARCHITECTURE_VERSION = re.compile(r"(?:cdna|rdna|gcn)\W{0,2}$", re.IGNORECASE)
+# A number right after an architecture's or a product's name is its generation ("the CDNA™ 3 XCD die", "Zen 4
+# CCDs"), no count of dies; a unit or a height between a number and its dies ("4-нм кристалла", "8-Hi") is no count
+_ARCHITECTURE_VERSION = re.compile(r"(?:cdna|rdna|gcn|zen|gen|rocm|pcie|version|v)\W{0,2}$", re.IGNORECASE)
+_NOT_DIE_COUNT = re.compile(r"nm|нм|mm|hi\b|纳米", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r"\d\s*(?:or|или|或)\s*\d+$", re.IGNORECASE)
 _LINK_VERSION = re.compile(r"(?:nvlink|neuronlink|pcie|gen|ici|fabric|version|xgmi)[\s-]*v?$", re.IGNORECASE)
 # Nouns that say what a number counts (after at most one name or word between them: "16 Trainium2 chips").
 COUNT_NOUNS = [
@@ -51,7 +54,7 @@ COUNT_NOUNS = [
     # the dies a package is built of, by kind ("6 XCDs and 3 CCDs", "4 I/O dies"), or of no kind ("two GPU dies")
     (r"xcds?", "dies", "xcds"), (r"ccds?", "dies", "ccds"), (r"gcds?", "dies", "gcds"),
     (r"i/o[- ]dies|iods?|i/o[- ]кристалл\w*", "dies", "io dies"),
-    (r"dies|chiplets|кристалл\w*|чиплет\w*|个\s*(?:裸片|芯粒|小芯片)", "dies", "dies"),
+    (r"dies|chiplets|кристалл(?:а|ов)|чиплет(?:а|ов)|个\s*(?:裸片|芯粒|小芯片)", "dies", "dies"),
     (r"cores?|ядр\w*|ядер|个?核心?", "cores", "cores"),
     (r"chips|chip|чип\w*|个芯片|颗芯片|颗|gpus|gpu|accelerators|ускорител\w*|"
      r"个\s*(?:[a-z][a-z0-9.-]*\s*)?处理器", "chips", "chips"),  # "8个Gaudi处理器": the corpus's chips are processors too
@@ -140,6 +143,9 @@ def _count_after(text: str, end: int) -> tuple[str, str, int] | None:
         if re.fullmatch(pattern, noun, re.IGNORECASE):
             if unit == "links" and _NOT_LINK_COUNT.search(text[end:m.start(1)] + " "):
                 return None  # "16-wide links", "x16 links", "2 of its links": a width, or a count of something else
+            if unit == "dies" and (_NOT_DIE_COUNT.search(text[end:m.start(1)]) or
+                                   _ALTERNATIVE.search(text, max(0, end - 24), end)):
+                return None  # "a 4-нм кристалла", "12-Hi": a size or a height; "6 or 8 XCDs": one of two
             return unit, counted, m.end()
     return None
 
@@ -172,7 +178,7 @@ def quantities(text: str, elided: tuple[str, str, str] | None = None) -> list[Qu
         approx = bool(_APPROX.search(before))
         bound = "at_most" if _AT_MOST.search(before) else ("at_least" if _AT_LEAST.search(before) else None)
         found = _unit_after(text, end)
-        if found and found[0] == "chips" and _count_after(text, end):
+        if found and found[0] in ("chips", "dies") and _count_after(text, end):
             found = None  # "4096 chips": a count of chips, read as one below, not a unit of measure
         precision = _PRECISION.match(text, end) if not found else None
         if precision and (behind := _unit_after(text, precision.end())) and behind[0] in UNITS and \
