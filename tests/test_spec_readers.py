@@ -271,6 +271,10 @@ def test_a_value_read_sentences_after_its_entity_points_at_its_own_sentence(voca
     ("Сколько GPU в H100 SuperPod?", "ru", "pod_size"),
     ("H100 SuperPod 一共多少块 GPU？", "zh", "pod_size"),
     ("how many accelerators per host on a TPU v5e?", "en", "host_size"),
+    # a count of chips asked beside the whole it is of is that whole's
+    ("TPU v5p pod size: how many chips?", "en", "pod_size"),
+    ("Размер пода TPU v5p — сколько чипов?", "ru", "pod_size"),
+    ("How many chips does the TPU v5p have?", "en", "chip_count"),
     # a word of what kind of on-chip memory between "on-chip" and "memory" keeps it on the chip, no HBM
     ("which has more fast on-chip scratch memory: H100 (SMEM) or TPU v5p (VMEM)?", "en", "fast_onchip_memory"),
     ("H100 on chip scratchpad memory size?", "en", "fast_onchip_memory"),

@@ -152,6 +152,10 @@ def choose_attribute(cues: list[tuple[int, str]], low: str, vocabulary, has_fact
     # words cue too (a kind of memory, "SBUF on-chip memory", is weighed with the rest below)
     narrowed = {vocabulary.attributes[a].kind_of for _, a in cues}
     cues = [(n, a) for n, a in cues if not (a in narrowed and counted(vocabulary.attributes[a].unit))] or cues
+    # a count asked beside the whole it is of ("TPU v5p pod size: how many chips?") is that whole's count
+    wholes = {vocabulary.attributes[a].unit for _, a in cues if vocabulary.attributes[a].whole}
+    cues = [(n, a) for n, a in cues if vocabulary.attributes[a].whole or not (
+        counted(vocabulary.attributes[a].unit) and vocabulary.attributes[a].unit in wholes)] or cues
     # a figure asked per one thing is of no attribute defined per another ("ICI bandwidth per chip" is not the
     # ICI's bandwidth per link)
     per = said_per(low)
