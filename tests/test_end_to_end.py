@@ -382,6 +382,8 @@ def test_a_count_or_a_cache_the_table_lacks_is_quoted_from_the_sentence_that_sta
     ("MI300 系列有几个 I/O die？", "amd-mi300", 4, "dies"),  # "... and 4 I/O dies"
     # "...EC2 DL1训练实例中...最多可配置8个Gaudi处理器...并支持4TB的NVMe存储": storage only the instance has
     ("How much local NVMe storage comes with an EC2 DL1?", "aws-dl1", 4, "TB"),
+    # the A100 has no link count of its own: its link generation's row does ("| 3.0 | Ampere | 25GB/s | 12 |")
+    ("a100 每张卡有几个 NVLink 端口？", "nvlink-3", 12, "links"),
 ])
 def test_the_dies_of_a_package_and_the_storage_of_a_machine_are_facts_read_from_prose(client, question, entity, value,
                                                                                        unit):

@@ -1337,3 +1337,25 @@ def test_a_russian_count_agrees_with_its_number():
         ["чип", "чипа", "чипа", "чипов", "чипов", "чипов", "чип", "чипа"]
     assert unit_name("links", "ru", 24) == "линка" and unit_name("cores", "ru", 16896) == "ядер"
     assert unit_name("chips", "ru") == "чипов" and unit_name("chips", "en", 1) == "chips"
+
+
+def test_an_interconnect_that_is_no_entity_is_refused_naming_the_file(project_settings, tmp_path):
+    _refused_after_edit(project_settings, tmp_path, "entities.yaml", "interconnect: nvlink-3}", "interconnect: nvlink-9}",
+                        r"entities\.yaml.*interconnect 'nvlink-9' is not an entity")
+
+
+@pytest.mark.parametrize(("question", "lang", "shown"), [
+    ("a100 每张卡有几个 NVLink 端口？", "zh", "NVLink 3.0: 12 条链路"),  # the row "| 3.0 | Ampere | 25GB/s | 12 | ..."
+    ("Сколько линков NVLink у A100?", "ru", "NVLink 3.0: 12 линков"),
+    ("What is the bandwidth per link of H200 NVLink?", "en", "NVLink 4.0: 25 GB/s"),
+])
+def test_a_link_figure_a_chip_lacks_is_its_link_generations(table, question, lang, shown):
+    _, spec = lookup(table, question, lang)
+    assert spec.answer.text.startswith(shown), spec.answer.text
+
+
+def test_a_chips_own_figure_comes_before_its_link_generations_and_a_chip_of_none_has_none(table):
+    _, spec = lookup(table, "What is the NVLink bandwidth per GPU of the H100?", "en")
+    assert {e.entity for e in spec.entries} == {"nvidia-h100-sxm"}, spec.answer.text
+    _, spec = lookup(table, "How many NVLink links does the A100 PCIe have?", "en")
+    assert not spec.entries and spec.missing  # no link generation named for the PCIe card

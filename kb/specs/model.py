@@ -42,6 +42,9 @@ class Entity(Frozen):
     # the class of product users set it against ("Is TPU v5e cheaper than GPUs?"): what the corpus says of the
     # classes answers for a product that has no figure of its own; an instance or system is of its chips' class
     category: Literal["gpu", "tpu"] | None = None
+    # the chip-to-chip link generation a chip's node is built with ("NVLink 4.0" for the H100, the row "Hopper" of
+    # the NVLink tables): the link's figures per GPU answer for the chip where it has none of its own
+    interconnect: str | None = None
 
     def display_name(self, lang: str) -> str:
         return self.names.get(lang, self.name)

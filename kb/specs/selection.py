@@ -69,7 +69,8 @@ def select(table: FactTable, query: SpecQuery, entity: str) -> tuple[list[Fact],
             table.about(part.chip, query.attribute):
         facts, via = table.about(part.chip, query.attribute), part.chip  # "trn2 HBM per chip": the chip's own figure
     elif not facts and "per_node" not in query.scopes:  # a rack's total is no figure of the chip it is built of
-        for other in table.related(entity):
+        link = table.vocabulary.entities[entity].interconnect  # its link generation's figure per GPU, after all else
+        for other in (*table.related(entity), *([link] if link else [])):
             if table.about(other, query.attribute):
                 facts, via = table.about(other, query.attribute), other
                 break

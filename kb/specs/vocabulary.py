@@ -177,8 +177,8 @@ class Vocabulary:
                 raise SpecError(f"{folder / ENTITIES_FILE}:{line}", f"entity '{entity.id}' is defined twice")
             seen[entity.id] = entity.id
             entities.append(entity)
-        for entity, field, named in ((e, f, n) for e in entities
-                                     for f, n in (("parts.chip", e.parts and e.parts.chip), ("family", e.family))):
+        for entity, field, named in ((e, f, n) for e in entities for f, n in (
+                ("parts.chip", e.parts and e.parts.chip), ("family", e.family), ("interconnect", e.interconnect))):
             if named and named not in seen:
                 raise SpecError(str(folder / ENTITIES_FILE), f"entity '{entity.id}': {field} '{named}' is not an entity")
         for line, item in load_yaml_items(folder / ATTRIBUTES_FILE):
