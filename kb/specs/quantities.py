@@ -35,12 +35,13 @@ LOCAL_UNITS = {"美元": "USD", "долл": "USD", "usd": "USD", "$": "USD", "�
 # ("2 of its links", "2 hops over links"), or a rate ("100 Gigabit Ethernet", "400G Ethernet ports": a port's speed)
 _NOT_LINK_COUNT = re.compile(r"^-|\bx\d+\b|\b(?:of|in|on|over|hops?|with|to|via|for)\b|^\s*(?:g|gb|gbe|gbit|gigabit)\b",
                              re.IGNORECASE)
-# A number right after a link's or bus's name is its version or generation ("NVLink 4.0 links", "PCIe Gen 5"), no count
 # A number right after an architecture's or a product's name is its generation ("the CDNA™ 3 XCD die", "Zen 4
-# CCDs"), no count of dies; a unit or a height between a number and its dies ("4-нм кристалла", "8-Hi") is no count
+# CCDs"), no count of dies; a unit or a height between a number and its dies ("4-нм кристалла", "8-Hi") is no count,
+# nor is one of two ("6 or 8 XCDs")
 _ARCHITECTURE_VERSION = re.compile(r"(?:cdna|rdna|gcn|zen|gen|rocm|pcie|version|v)\W{0,2}$", re.IGNORECASE)
 _NOT_DIE_COUNT = re.compile(r"nm|нм|mm|hi\b|纳米", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"\d\s*(?:or|или|或)\s*\d+$", re.IGNORECASE)
+# A number right after a link's or bus's name is its version or generation ("NVLink 4.0 links", "PCIe Gen 5"), no count
 _LINK_VERSION = re.compile(r"(?:nvlink|neuronlink|pcie|gen|ici|fabric|version|xgmi)[\s-]*v?$", re.IGNORECASE)
 # Nouns that say what a number counts (after at most one name or word between them: "16 Trainium2 chips").
 COUNT_NOUNS = [
