@@ -272,11 +272,11 @@ def test_a_drawback_quote_never_reaches_across_a_paragraph_or_takes_a_list_numbe
 
 
 def test_an_attribute_of_a_product_with_no_entity_is_absent_unless_a_sentence_naming_it_states_it(client):
-    # the MI300A and the H800 are named by the corpus, not by the table; passages about their relatives (the
-    # MI300X, the H100) answered for them before
-    tdp = client.post("/v1/ask", json={"question": "What is the TDP of the AMD MI300A APU?"}).json()
+    # the H800 is named by the corpus, not by the table; passages about its relative (the H100) answered for it
+    # before
+    tdp = client.post("/v1/ask", json={"question": "What is the TDP of the NVIDIA H800?"}).json()
     assert not tdp["answerable"] and tdp["abstain_reason"] == "no_fact", tdp
-    assert tdp["spec_answer"]["text"] == "The corpus has no power for MI300A." and not tdp["specs"]
+    assert tdp["spec_answer"]["text"] == "The corpus has no power for NVIDIA H800." and not tdp["specs"]
     # the one sentence that writes the H800 and a rate, found wherever retrieval ranked it, is quoted
     link = client.post("/v1/ask", json={"question": "What is the NVLink bandwidth of the H800?"}).json()
     assert link["answerable"] and "H800 带宽 300GB/s" in link["answer"]["text"], link
@@ -284,8 +284,8 @@ def test_an_attribute_of_a_product_with_no_entity_is_absent_unless_a_sentence_na
     both = client.post("/v1/ask", json={"question": "h800 和 h100 哪个互联带宽更低？"}).json()
     assert both["answerable"] and "H800 带宽 300GB/s" in both["answer"]["text"], both
     # asked no attribute, the question is no spec question and the passages answer
-    xcd = client.post("/v1/ask", json={"question": "How many XCDs does the MI300A have?"}).json()
-    assert xcd["answerable"] and "MI300A" in xcd["answer"]["text"]
+    why = client.post("/v1/ask", json={"question": "Why did DeepSeek train on the H800?"}).json()
+    assert why["answerable"] and "H800" in why["answer"]["text"] and why["spec_answer"] is None, why
 
 
 @pytest.mark.parametrize("question", ["GPU 跟 TPU 在网络拓扑上有什么区别？", "How do GPU and TPU networks differ?"])
